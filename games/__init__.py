@@ -39,9 +39,17 @@ def new_game(
 
 
 def load_game(data: str | dict[str, Any]) -> Game:
-    """Rebuild any game from ``Game.to_json()`` output (or its parsed dict)."""
-    if isinstance(data, str):
-        data = json.loads(data)
-    if not isinstance(data, dict) or "game" not in data:
-        raise ValueError("not a saved game")
-    return game_class(data["game"]).from_dict(data)
+    """Rebuild any game from ``Game.to_json()`` output (or its parsed dict).
+
+    Anything that is not a well-formed saved game raises ValueError (json errors included).
+    """
+    try:
+        if isinstance(data, str):
+            data = json.loads(data)
+        if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+            raise ValueError("not a saved game")
+        return game_class(data["game"]).from_dict(data)
+    except ValueError:
+        raise
+    except (KeyError, TypeError, AttributeError, IndexError) as error:
+        raise ValueError(f"damaged saved game: {error!r}") from error

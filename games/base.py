@@ -92,6 +92,7 @@ class Game(ABC):
     variants: ClassVar[dict[str, str]] = {}  # variant name -> one-line description
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
     seat_names: ClassVar[tuple[str, ...]] = ("First", "Second")
+    rules_summary: ClassVar[str] = ""  # a few lines of plain text for players
 
     def __init__(self, variants: Iterable[str] = (), seats: int | None = None):
         chosen = frozenset(variants)
@@ -226,7 +227,7 @@ class Game(ABC):
         self._finish(others, "resignation")
 
     def agree_draw(self) -> None:
-        self._finish((), "draw by agreement")
+        self._finish((), "agreed by both players")
 
     def claim_timeout(self, winner: int) -> None:
         """The waiting seat claims the win after the opponent let the clock run out."""
@@ -263,6 +264,10 @@ class Game(ABC):
         seat = self.to_move
         assert seat is not None
         return f"{self.seat_names[seat]} to {self._action_word()} ({self.phase})"
+
+    def summary(self) -> list[tuple[str, str]]:
+        """(label, value) pairs describing the position for players, e.g. pieces in hand."""
+        return [("Phase", self.phase)]
 
     def _action_word(self) -> str:
         return "roll" if self.dice_needed() is not None else "move"

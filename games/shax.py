@@ -72,6 +72,18 @@ class Shax(Game):
     aliases = ("jare", "jar")
     variants = {"two-removals": "after the first removal, the other player removes one too"}
     seat_names = ("White", "Black")
+    rules_summary = (
+        "24 points on three squares joined at their midpoints; 12 pieces each.\n"
+        "**Placement:** White first, players alternate until all 24 points are full. "
+        "Mills made now remove nothing, but the first one counts.\n"
+        "**Then:** whoever made the first mill removes one enemy piece (Black if nobody did) "
+        "and moves first.\n"
+        "**Movement:** one step along a line to an empty point, no flying. A new mill removes "
+        "any one enemy piece. Two pieces left loses.\n"
+        "**Blocked:** if you cannot move, your opponent must make a move that frees you "
+        "(its mill removes nothing).\n"
+        "Threefold repetition, or nobody able to move, is a draw."
+    )
 
     # ---- state -------------------------------------------------------------
 
@@ -196,7 +208,8 @@ class Shax(Game):
         origin = move.split("-")[0]
         if self.board.get(origin) is not None and self.board[origin] != self.to_move:
             return f"{origin} is not your piece"
-        if self.blocked:
+        mover = other(self.nominal)
+        if self.blocked and any(self._frees(m, mover) for m in self.steps(mover)):
             return f"{self.seat_names[self.nominal]} is blocked: you must make a freeing move"
         return "move one piece one step along a line to an empty point (no flying)"
 
@@ -295,6 +308,17 @@ class Shax(Game):
         ]
         cells = {p: cell(p) for p in POINTS}
         return "\n".join(row.format(**cells) for row in rows)
+
+    def summary(self) -> list[tuple[str, str]]:
+        fields = [("Phase", self.phase)]
+        for seat in (WHITE, BLACK):
+            fields.append(
+                (
+                    self.seat_names[seat],
+                    f"{self.count(seat)} on board, {self.in_hand[seat]} in hand",
+                )
+            )
+        return fields
 
     def status_line(self) -> str:
         if self.outcome is not None:

@@ -1,0 +1,1 @@
+"""Benchmarks: ``make bench`` (``python -m bench``) prints a table per game."""

@@ -1,0 +1,46 @@
+"""Small timing helpers shared by the benchmarks."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterable
+
+from games import Game, new_game
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    index = min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))
+    return ordered[index]
+
+
+def time_ms(action: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    action()
+    return (time.perf_counter() - start) * 1000
+
+
+def summary_row(name: str, samples_ms: list[float], target: str = "") -> str:
+    p50, p99 = percentile(samples_ms, 0.5), percentile(samples_ms, 0.99)
+    mean = statistics.fmean(samples_ms)
+    return f"  {name:<28} p50 {p50:8.3f} ms   p99 {p99:8.3f} ms   mean {mean:8.3f} ms   {target}"
+
+
+def random_positions(
+    key: str, games: int, seed: int = 1, variants: Iterable[str] = ()
+) -> list[Game]:
+    """Positions visited by seeded random games (dice rolled from the same seed)."""
+    rng = random.Random(seed)
+    positions: list[Game] = []
+    for _ in range(games):
+        game = new_game(key, tuple(variants))
+        while not game.is_over and game.ply < 400:
+            spec = game.dice_needed()
+            if spec is not None:
+                game.roll(tuple(rng.randint(1, spec.sides) for _ in range(spec.count)))
+                continue
+            positions.append(game.copy())
+            game.push(rng.choice(game.legal_moves()))
+    return positions

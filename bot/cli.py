@@ -1,0 +1,356 @@
+"""The ``idzeva`` command: engine tools for every game, offline play, and the bot itself.
+
+idzeva legal GAME [--variant V]... [--dice A,B]... [--each] [MOVE ...]
+idzeva show  GAME [--variant V]... [--dice A,B]... [--png FILE] [MOVE ...]
+idzeva play  GAME [--variant V]...
+idzeva run
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from games import GAMES, Game, IllegalMove, game_class, load_game
+
+EXIT_ILLEGAL = 2
+
+
+class CliError(Exception):
+    """A problem with what the user asked for; printed without a traceback."""
+
+    def __init__(self, message: str, code: int = EXIT_ILLEGAL):
+        super().__init__(message)
+        self.code = code
+
+
+# ---- argument parsing --------------------------------------------------------
+
+
+def _dice(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"dice are numbers separated by commas: {text!r}"
+        ) from None
+    return values
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help=f"one of: {', '.join(sorted(GAMES))}")
+    parser.add_argument("moves", nargs="*", metavar="MOVE", help="moves played from the start")
+    parser.add_argument("--variant", action="append", default=[], metavar="V")
+    parser.add_argument(
+        "--dice",
+        action="append",
+        default=[],
+        type=_dice,
+        metavar="A,B",
+        help="dice used, in order, whenever the game needs a roll",
+    )
+
+
+def build_parsers() -> dict[str, argparse.ArgumentParser]:
+    """One parser per command; each parses options and moves in any order."""
+    legal = argparse.ArgumentParser(prog="idzeva legal", description="legal moves after MOVEs")
+    _add_game_options(legal)
+    legal.add_argument("--each", action="store_true", help="one line per ply: 'PLY: m1 m2 ...'")
+
+    show = argparse.ArgumentParser(prog="idzeva show", description="the board after MOVEs")
+    _add_game_options(show)
+    show.add_argument("--png", metavar="FILE", help="write the board image here")
+
+    play = argparse.ArgumentParser(prog="idzeva play", description="hot-seat play in a terminal")
+    play.add_argument("game")
+    play.add_argument("--variant", action="append", default=[], metavar="V")
+    play.add_argument("--out", metavar="DIR", help="folder for the board images")
+
+    run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
+    return {"legal": legal, "show": show, "play": play, "run": run}
+
+
+USAGE = """usage: idzeva COMMAND ...
+
+commands:
+  legal GAME [--variant V]... [--dice A,B]... [--each] [MOVE ...]
+  show  GAME [--variant V]... [--dice A,B]... [--png FILE] [MOVE ...]
+  play  GAME [--variant V]...      hot-seat play in the terminal
+  run                              start the Discord bot (token from .env)
+"""
+
+
+# ---- shared helpers ----------------------------------------------------------
+
+
+def new_from_args(name: str, variants: Sequence[str]) -> Game:
+    try:
+        cls = game_class(name)
+    except KeyError as error:
+        raise CliError(str(error.args[0])) from None
+    try:
+        return cls(variants)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+
+
+def roll_if_needed(game: Game, dice: Iterator[tuple[int, ...]]) -> bool:
+    """Feed the next ``--dice`` roll while the game wants one; False if we ran out."""
+    while game.dice_needed() is not None:
+        roll = next(dice, None)
+        if roll is None:
+            return False
+        try:
+            game.roll(roll)
+        except IllegalMove as error:
+            raise CliError(f"bad roll {list(roll)}: {error.reason}") from None
+    return True
+
+
+def play_moves(
+    game: Game,
+    moves: Sequence[str],
+    dice: Sequence[tuple[int, ...]],
+    before_each: Callable[[int, Game], None] | None = None,
+) -> None:
+    """Play ``moves`` from the game's position, rolling ``dice`` in order when needed."""
+    rolls = iter(dice)
+    for index, move in enumerate(moves, start=1):
+        if not roll_if_needed(game, rolls):
+            spec = game.dice_needed()
+            raise CliError(f"move {move!r} at ply {index}: a {spec} roll is due; add --dice")
+        if before_each:
+            before_each(index - 1, game)
+        try:
+            game.push(move)
+        except IllegalMove as error:
+            hint = _legal_hint(error.legal)
+            raise CliError(f"illegal move {move!r} at ply {index}: {error.reason}{hint}") from None
+    roll_if_needed(game, rolls)
+
+
+def _legal_hint(legal: Sequence[str], shown: int = 12) -> str:
+    if not legal:
+        return ""
+    more = f" ... ({len(legal)} in all)" if len(legal) > shown else ""
+    return f"\n  legal: {' '.join(legal[:shown])}{more}"
+
+
+def render_png(game: Game) -> bytes:
+    from render import render_png as render  # Pillow only when an image is asked for
+
+    return render(game)
+
+
+def status_text(game: Game) -> str:
+    lines = [game.status_line()]
+    lines += [f"{label}: {value}" for label, value in game.summary()]
+    spec = game.dice_needed()
+    if spec is not None:
+        lines.append(f"Roll due: {spec}")
+    return "\n".join(lines)
+
+
+# ---- commands ----------------------------------------------------------------
+
+
+def cmd_legal(args: argparse.Namespace, out: TextIO) -> int:
+    game = new_from_args(args.game, args.variant)
+
+    def print_ply(ply: int, position: Game) -> None:
+        out.write(f"{ply}: {' '.join(position.legal_moves())}".rstrip() + "\n")
+
+    play_moves(game, args.moves, args.dice, print_ply if args.each else None)
+    if args.each:
+        print_ply(len(args.moves), game)
+    else:
+        for move in game.legal_moves():
+            out.write(move + "\n")
+    if game.dice_needed() is not None:
+        print(f"(a {game.dice_needed()} roll is due: add --dice)", file=sys.stderr)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    game = new_from_args(args.game, args.variant)
+    play_moves(game, args.moves, args.dice)
+    out.write(game.text_board() + "\n\n" + status_text(game) + "\n")
+    if args.png:
+        Path(args.png).write_bytes(render_png(game))
+        out.write(f"Image written to {args.png}\n")
+    return 0
+
+
+PLAY_HELP = """Commands:
+  <move>       play a move in the game's notation
+  help         list the legal moves
+  undo         take back the last move
+  save FILE    save the game to a file
+  load FILE    load a game saved with 'save'
+  resign       the player to move resigns
+  draw         both players agree to a draw
+  quit         leave"""
+
+
+class HotSeat:
+    """Two people, one keyboard: the board after every move, images in a folder."""
+
+    def __init__(self, game: Game, out_dir: Path, out: TextIO, rng: random.Random | None = None):
+        self.game = game
+        self.out_dir = out_dir
+        self.out = out
+        self.rng = rng or random.SystemRandom()
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def show(self) -> None:
+        self.say("\n" + self.game.text_board() + "\n\n" + status_text(self.game))
+        path = self.out_dir / f"ply-{self.game.ply:03d}.png"
+        try:
+            path.write_bytes(render_png(self.game))
+            self.say(f"Image: {path}")
+        except (ImportError, KeyError):
+            pass  # a game without a renderer yet still plays as text
+
+    def roll_dice(self) -> None:
+        while (spec := self.game.dice_needed()) is not None:
+            dice = tuple(self.rng.randint(1, spec.sides) for _ in range(spec.count))
+            self.game.roll(dice)
+            self.say(f"Rolled {' '.join(map(str, dice))}")
+
+    def handle(self, line: str) -> bool:
+        """Act on one input line; False means quit."""
+        command, _, argument = line.strip().partition(" ")
+        argument = argument.strip()
+        if not command:
+            return True
+        if command in ("quit", "exit"):
+            return False
+        if command in ("help", "?", "moves"):
+            legal = self.game.legal_moves()
+            self.say(" ".join(legal) if legal else "No legal moves.")
+            self.say(PLAY_HELP)
+        elif command == "undo":
+            self.undo()
+        elif command == "save":
+            self.save(argument)
+        elif command == "load":
+            self.load(argument)
+        elif command in ("resign", "draw"):
+            self.finish(command)
+        else:
+            self.play(line.strip())
+        return True
+
+    def play(self, move: str) -> None:
+        try:
+            played = self.game.push(move)
+        except IllegalMove as error:
+            self.say(f"Illegal: {error.reason}.{_legal_hint(error.legal)}")
+            return
+        self.say(f"Played {played}")
+        self.roll_dice()
+        self.show()
+
+    def undo(self) -> None:
+        moves_played = [i for i, entry in enumerate(self.game.log) if entry.move is not None]
+        if not moves_played:
+            self.say("Nothing to undo.")
+            return
+        fresh = type(self.game)(self.game.variant_set, self.game.seats)
+        fresh.replay(self.game.log[: moves_played[-1]])
+        self.game = fresh
+        self.say("Took back the last move.")
+        self.show()
+
+    def save(self, name: str) -> None:
+        if not name:
+            self.say("Usage: save FILE")
+            return
+        Path(name).write_text(self.game.to_json(), encoding="utf-8")
+        self.say(f"Saved to {name}")
+
+    def load(self, name: str) -> None:
+        try:
+            self.game = load_game(Path(name).read_text(encoding="utf-8"))
+        except (OSError, ValueError, KeyError) as error:
+            self.say(f"Could not load {name}: {error}")
+            return
+        self.say(f"Loaded {name}")
+        self.show()
+
+    def finish(self, how: str) -> None:
+        seat = self.game.to_move
+        if seat is None:
+            self.say("The game is over.")
+            return
+        if how == "resign":
+            self.game.resign(seat)
+        else:
+            self.game.agree_draw()
+        self.show()
+
+    def run(self, lines: Iterator[str]) -> None:
+        self.say(f"{self.game.title}: type a move, or 'help'. Images go to {self.out_dir}")
+        self.roll_dice()
+        self.show()
+        for line in lines:
+            if not self.handle(line):
+                break
+            if self.game.is_over:
+                self.say("Game over. 'undo', 'save FILE', 'load FILE' or 'quit'.")
+
+
+def _input_lines(prompt: str = "> ") -> Iterator[str]:
+    while True:
+        try:
+            yield input(prompt)
+        except EOFError:
+            return
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    game = new_from_args(args.game, args.variant)
+    out_dir = Path(args.out or f"idzeva-games/{game.key}-{time.strftime('%Y%m%d-%H%M%S')}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    HotSeat(game, out_dir, out).run(_input_lines())
+    return 0
+
+
+def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
+    from bot.app import run_bot
+
+    return run_bot()
+
+
+COMMANDS = {"legal": cmd_legal, "show": cmd_show, "play": cmd_play, "run": cmd_run}
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parsers = build_parsers()
+    if argv[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
+    if not argv or argv[0] not in parsers:
+        print(USAGE, file=sys.stderr)
+        return EXIT_ILLEGAL
+    command = argv.pop(0)
+    args = parsers[command].parse_intermixed_args(argv)
+    out = out or sys.stdout
+    try:
+        return COMMANDS[command](args, out)
+    except CliError as error:
+        print(f"idzeva: {error}", file=sys.stderr)
+        return error.code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

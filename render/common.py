@@ -1,0 +1,198 @@
+"""Shared drawing helpers for every board renderer.
+
+Renderers draw at ``SCALE`` times the final size on an opaque board-coloured panel, then
+``encode_png`` shrinks the picture (which antialiases every edge), reduces it to a small
+palette and writes a compact PNG. Everything here is deterministic: the same drawing
+calls give the same bytes.
+
+Coordinates given to ``Painter`` are in final pixels; it multiplies by the scale itself,
+so renderers never think about supersampling.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+SCALE = 2  # supersampling factor
+PALETTE_COLOURS = 256  # colours kept in the final PNG
+
+Colour = tuple[int, int, int]
+Point = tuple[float, float]
+
+
+def hex_colour(text: str) -> Colour:
+    text = text.lstrip("#")
+    return (int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16))
+
+
+def mix(a: Colour, b: Colour, t: float) -> Colour:
+    """``a`` moved a fraction ``t`` of the way towards ``b``."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+# ---- palette: chosen to read on Discord's dark (#313338) and light (#ffffff) themes ----
+
+PANEL = hex_colour("#e2c28c")  # warm sand/wood board
+PANEL_RIM = hex_colour("#5b3a1f")  # dark wooden frame
+BAND = hex_colour("#d2ab6e")  # slightly darker strip for status and hand rows
+INK = hex_colour("#2b1d10")  # lines, labels, text
+INK_SOFT = hex_colour("#6d5236")  # secondary text
+ACCENT = hex_colour("#1d5fd1")  # last move
+DANGER = hex_colour("#c8102e")  # removals and captures
+MILL = hex_colour("#2f8f46")  # a line just completed
+
+
+@dataclass(frozen=True)
+class PieceStyle:
+    """How one side's pieces look: body, outer outline, and an inner ring for depth."""
+
+    fill: Colour
+    outline: Colour
+    inner: Colour
+
+
+LIGHT_PIECE = PieceStyle(
+    fill=hex_colour("#fbf7ee"), outline=hex_colour("#231a12"), inner=hex_colour("#d8cdb9")
+)
+DARK_PIECE = PieceStyle(
+    fill=hex_colour("#26211d"), outline=hex_colour("#0b0907"), inner=hex_colour("#5a5149")
+)
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font at ``size`` final pixels (already scaled)."""
+    return ImageFont.load_default(size=size * SCALE)
+
+
+class Painter:
+    """ImageDraw in final-pixel coordinates on a ``SCALE``-times larger image."""
+
+    def __init__(self, image: Image.Image):
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+
+    @staticmethod
+    def _s(value: float) -> int:
+        return round(value * SCALE)
+
+    def _box(self, center: Point, radius: float) -> tuple[int, int, int, int]:
+        x, y = center
+        return (self._s(x - radius), self._s(y - radius), self._s(x + radius), self._s(y + radius))
+
+    def rect(
+        self,
+        box: tuple[float, float, float, float],
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 0,
+    ) -> None:
+        scaled = tuple(self._s(v) for v in box)
+        self.draw.rectangle(scaled, fill=fill, outline=outline, width=self._s(width))
+
+    def line(self, points: list[Point], fill: Colour, width: float) -> None:
+        scaled = [(self._s(x), self._s(y)) for x, y in points]
+        self.draw.line(scaled, fill=fill, width=self._s(width))
+
+    def capped_line(self, start: Point, end: Point, fill: Colour, width: float) -> None:
+        """A line with round ends (for thick bands)."""
+        self.line([start, end], fill, width)
+        for point in (start, end):
+            self.disc(point, width / 2, fill)
+
+    def disc(
+        self,
+        center: Point,
+        radius: float,
+        fill: Colour,
+        outline: Colour | None = None,
+        outline_width: float = 0,
+    ) -> None:
+        self.draw.ellipse(
+            self._box(center, radius), fill=fill, outline=outline, width=self._s(outline_width)
+        )
+
+    def ring(self, center: Point, radius: float, colour: Colour, width: float) -> None:
+        self.draw.ellipse(self._box(center, radius), outline=colour, width=self._s(width))
+
+    def piece(self, center: Point, radius: float, style: PieceStyle) -> None:
+        """A game piece: outlined disc with an inner ring, readable on any background."""
+        outline = max(2.0, radius * 0.1)
+        self.disc(center, radius, style.fill, style.outline, outline)
+        self.ring(center, radius * 0.62, style.inner, max(1.5, radius * 0.07))
+
+    def ghost(self, center: Point, radius: float, style: PieceStyle, background: Colour) -> None:
+        """A faded piece: where something used to be."""
+        faded = PieceStyle(
+            fill=mix(style.fill, background, 0.55),
+            outline=mix(style.outline, background, 0.55),
+            inner=mix(style.inner, background, 0.55),
+        )
+        self.piece(center, radius, faded)
+
+    def cross(self, center: Point, half: float, colour: Colour, width: float) -> None:
+        x, y = center
+        self.capped_line((x - half, y - half), (x + half, y + half), colour, width)
+        self.capped_line((x - half, y + half), (x + half, y - half), colour, width)
+
+    def arrow(
+        self, start: Point, end: Point, colour: Colour, width: float, head: float | None = None
+    ) -> None:
+        """A straight arrow whose tip touches ``end``."""
+        head = head if head is not None else width * 3
+        (x0, y0), (x1, y1) = start, end
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length == 0:
+            return
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        base = (x1 - ux * head, y1 - uy * head)
+        self.capped_line(start, (base[0] + ux * 2, base[1] + uy * 2), colour, width)
+        half = head * 0.6
+        wing_a = (base[0] - uy * half, base[1] + ux * half)
+        wing_b = (base[0] + uy * half, base[1] - ux * half)
+        scaled = [(self._s(px), self._s(py)) for px, py in (end, wing_a, wing_b)]
+        self.draw.polygon(scaled, fill=colour)
+
+    def text(self, xy: Point, text: str, size: int, fill: Colour, anchor: str = "mm") -> None:
+        self.draw.text(
+            (self._s(xy[0]), self._s(xy[1])), text, fill=fill, font=font(size), anchor=anchor
+        )
+
+    def text_width(self, text: str, size: int) -> float:
+        return self.draw.textlength(text, font=font(size)) / SCALE
+
+
+def new_canvas(width: int, height: int, colour: Colour = PANEL) -> Image.Image:
+    """A blank supersampled RGB image for a ``width`` x ``height`` final picture."""
+    return Image.new("RGB", (width * SCALE, height * SCALE), colour)
+
+
+def framed_panel(width: int, height: int, rim: float = 6) -> Image.Image:
+    """The opaque board-coloured panel with a dark rim, the base of every picture."""
+    image = new_canvas(width, height, PANEL_RIM)
+    Painter(image).rect((rim, rim, width - rim, height - rim), fill=PANEL)
+    return image
+
+
+def encode_png(image: Image.Image, colours: int = PALETTE_COLOURS) -> bytes:
+    """Shrink a supersampled canvas to final size, reduce the palette, return PNG bytes.
+
+    A box filter (``reduce``) keeps flat colours exact and adds only edge blends, so the
+    octree palette holds every drawn colour; it is also many times faster than Lanczos.
+    """
+    small = image.reduce(SCALE)
+    paletted = small.quantize(
+        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    buffer = io.BytesIO()
+    paletted.save(buffer, format="PNG", compress_level=3)  # fast; optimize=True tripled render time
+    return buffer.getvalue()

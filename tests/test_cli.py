@@ -1,0 +1,119 @@
+"""The ``idzeva`` command line: legal, show, play."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+from PIL import Image
+
+from bot.cli import HotSeat, main
+from games import new_game
+
+ALL_POINTS = "a1 a4 a7 b2 b4 b6 c3 c4 c5 d1 d2 d3 d5 d6 d7 e3 e4 e5 f2 f4 f6 g1 g4 g7".split()
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out)
+    return code, out.getvalue()
+
+
+def test_legal_at_start_lists_all_24_points_sorted():
+    code, text = run("legal", "shax")
+    assert code == 0
+    assert text.split("\n")[:-1] == ALL_POINTS
+
+
+def test_legal_after_moves_leaves_out_occupied_points():
+    code, text = run("legal", "shax", "d2", "d3")
+    assert code == 0
+    lines = text.split()
+    assert "d2" not in lines and "d3" not in lines and len(lines) == 22
+
+
+def test_each_prints_one_line_per_ply_before_each_move_and_after_the_last():
+    code, text = run("legal", "shax", "--each", "a1", "a4")
+    lines = text.splitlines()
+    assert code == 0
+    assert len(lines) == 3
+    assert lines[0] == "0: " + " ".join(ALL_POINTS)
+    assert lines[1].startswith("1: a4 a7 ")
+    assert lines[2].startswith("2: a7 b2 ")
+
+
+def test_options_and_moves_in_any_order():
+    _, before = run("legal", "shax", "--variant", "two-removals", "d2")
+    _, after = run("legal", "shax", "d2", "--variant", "two-removals")
+    assert before == after and "d2" not in before.split()
+
+
+def test_illegal_move_exits_2_naming_move_ply_and_reason(capsys):
+    code, _ = run("legal", "shax", "a1", "b2", "a1")
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "'a1'" in err and "ply 3" in err and "occupied" in err
+
+
+def test_unknown_game_and_variant_exit_2(capsys):
+    assert run("legal", "chess")[0] == 2
+    assert "unknown game" in capsys.readouterr().err
+    assert run("legal", "shax", "--variant", "flying")[0] == 2
+    assert "unknown variant" in capsys.readouterr().err
+
+
+def test_show_prints_board_and_status_and_writes_png(tmp_path):
+    png = tmp_path / "board.png"
+    code, text = run("show", "shax", "d2", "--png", str(png), "d3")
+    assert code == 0
+    assert "White to place (11 in hand)" in text
+    assert "Black: 1 on board, 11 in hand" in text
+    with Image.open(png) as image:
+        assert image.format == "PNG" and image.width >= 600
+
+
+def test_console_script_exit_code_for_illegal_move():
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "legal", "shax", "zz9"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "zz9" in result.stderr and "ply 1" in result.stderr
+
+
+def test_usage_without_command(capsys):
+    assert main([]) == 2
+    assert "legal GAME" in capsys.readouterr().err
+
+
+@pytest.fixture
+def hot_seat(tmp_path):
+    out = io.StringIO()
+    return HotSeat(new_game("shax"), tmp_path / "images", out), out
+
+
+def test_play_moves_help_undo_save_load(hot_seat, tmp_path):
+    seat, out = hot_seat
+    seat.out_dir.mkdir()
+    save = tmp_path / "game.json"
+    lines = ["d2", "help", "d2", "d3", "undo", "save " + str(save), "c3", "load " + str(save)]
+    seat.run(iter(lines))
+    text = out.getvalue()
+    assert "Played d2" in text
+    assert "Illegal: d2 is occupied" in text
+    assert "Took back the last move." in text
+    assert seat.game.moves() == ["d2"]  # loaded back the save made after the undo
+    assert (seat.out_dir / "ply-000.png").exists() and (seat.out_dir / "ply-002.png").exists()
+
+
+def test_play_resign_ends_the_game(hot_seat):
+    seat, out = hot_seat
+    seat.out_dir.mkdir()
+    seat.run(iter(["d2", "resign", "d3"]))
+    assert seat.game.outcome is not None and seat.game.outcome.winners == (0,)
+    assert "Game over" in out.getvalue()
+    assert seat.game.moves() == ["d2"]
