@@ -1,0 +1,100 @@
+"""Settings read from the environment, with a minimal ``.env`` loader (real env vars win)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+HOUR = 3600.0
+DAY = 24 * HOUR
+DEFAULT_DOCS_URL = "https://github.com/idzeva/idzeva/tree/main/docs/rules"
+
+
+def parse_dotenv(text: str) -> dict[str, str]:
+    """Parse ``KEY=VALUE`` lines: blank lines and ``#`` comments skipped, quotes stripped."""
+    values: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        if key:
+            values[key] = _parse_value(value.strip())
+    return values
+
+
+def _parse_value(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        inner = value[1:-1]
+        if value[0] == '"':
+            inner = inner.replace("\\n", "\n").replace('\\"', '"').replace("\\\\", "\\")
+        return inner
+    # Unquoted: an inline comment starts at " #".
+    for marker in (" #", "\t#"):
+        if marker in value:
+            value = value.split(marker, 1)[0]
+    return value.strip()
+
+
+def load_dotenv(path: str | Path = ".env") -> dict[str, str]:
+    """The values in ``path``, or nothing when the file does not exist."""
+    try:
+        return parse_dotenv(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot reads from its environment. Durations are in seconds."""
+
+    token: str = ""
+    db_path: str = "./idzeva.db"
+    dev_guild: int | None = None
+    challenge_ttl: float = 24 * HOUR
+    remind_after: float = 24 * HOUR
+    claim_after: float = 7 * DAY
+    docs_url: str = DEFAULT_DOCS_URL
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env"
+    ) -> Settings:
+        """Read settings from ``env_file`` overlaid with ``environ`` (default ``os.environ``)."""
+        env = dict(load_dotenv(env_file)) if env_file is not None else {}
+        env.update(os.environ if environ is None else environ)
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip(),
+            db_path=env.get("IDZEVA_DB", "").strip() or cls.db_path,
+            dev_guild=_optional_int(env, "IDZEVA_DEV_GUILD"),
+            challenge_ttl=_duration(env, "IDZEVA_CHALLENGE_HOURS", HOUR, cls.challenge_ttl),
+            remind_after=_duration(env, "IDZEVA_REMIND_HOURS", HOUR, cls.remind_after),
+            claim_after=_duration(env, "IDZEVA_CLAIM_DAYS", DAY, cls.claim_after),
+            docs_url=env.get("IDZEVA_DOCS_URL", "").strip() or DEFAULT_DOCS_URL,
+        )
+
+
+def _optional_int(env: Mapping[str, str], name: str) -> int | None:
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {text!r}") from None
+
+
+def _duration(env: Mapping[str, str], name: str, unit: float, default: float) -> float:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        amount = float(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {text!r}") from None
+    if not amount > 0:
+        raise ValueError(f"{name} must be positive, not {text!r}")
+    return amount * unit

@@ -1,0 +1,766 @@
+"""The game service: everything the cogs do, as plain async methods over the store.
+
+Every change to a game is one optimistic transaction: read the row at version v, apply the
+action to the engine in memory, then write the new state ``WHERE version = v``. A writer that
+lost the race gets ``StaleBoard`` with the current board; nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games import Game, game_class, load_game
+from games.base import DiceSpec, IllegalMove, LogEntry
+
+from .config import Settings
+from .store import ChallengeRow, GameRow, Store
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+Roller = Callable[[DiceSpec], Sequence[int]]
+Renderer = Callable[[Game], bytes]
+Fields = tuple[tuple[str, str], ...]
+# An action on a loaded game: mutates it (or raises ServiceError), returns extra columns.
+Action = Callable[[GameRow, Game, float], dict[str, Any]]
+
+FIRST_CHOICES = ("me", "them", "random")
+LEGAL_CACHE_SIZE = 512
+LEGAL_EXAMPLES = 5
+STALE_MESSAGE = "The board changed; here is the current one."
+
+
+# ---- views ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """Everything a cog needs to show a game."""
+
+    game_id: int
+    kind: str
+    title: str
+    version: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    players: tuple[int, ...]  # user id per seat
+    seat_names: tuple[str, ...]
+    to_move_user: int | None  # None when finished
+    status: str  # game.status_line()
+    last_action: str | None  # e.g. "d2-d3 xg7"; None at the start
+    fields: Fields  # game.summary(), plus variants and a pending draw offer
+    finished: bool
+    result: str | None  # game.result_text() once over
+    image: bytes  # PNG (b"" if rendering failed; the failure is logged)
+    dice_needed: str | None  # e.g. "2d8" when a roll is due
+    legal_count: int
+
+
+@dataclass(frozen=True)
+class ChallengeView:
+    challenge_id: int
+    kind: str
+    title: str
+    variants: tuple[str, ...]
+    challenger_id: int
+    opponent_id: int
+    first: str
+    status: str  # pending | accepted | declined | expired
+    expires_at: float
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: int
+    kind: str
+    title: str
+    players: tuple[int, ...]
+    status: str
+    finished: bool
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    to_move_user: int | None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something ``tick()`` found that the bot must post."""
+
+    kind: str  # "reminder" | "claimable" | "challenge_expired"
+    game_id: int | None
+    challenge_id: int | None
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    user_id: int  # who to mention
+    text: str
+
+
+# ---- errors --------------------------------------------------------------------------
+
+
+class ServiceError(Exception):
+    """A refusal with a short, player-facing ``message`` (shown ephemerally)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(ServiceError):
+    """No such game or challenge (in this guild)."""
+
+
+class NotAllowed(ServiceError):
+    """Wrong player, not your turn, not your challenge, self or bot challenge."""
+
+
+class IllegalMoveError(ServiceError):
+    def __init__(self, message: str, legal: Iterable[str] = ()):
+        super().__init__(message)
+        self.legal: tuple[str, ...] = tuple(legal)
+
+
+class StaleBoard(ServiceError):
+    def __init__(self, board: BoardView, message: str = STALE_MESSAGE):
+        super().__init__(message)
+        self.board = board
+
+
+class CorruptGame(ServiceError):
+    """A stored state that fails to load."""
+
+
+# ---- defaults ------------------------------------------------------------------------
+
+_system_random = random.SystemRandom()
+
+
+def system_roller(spec: DiceSpec) -> tuple[int, ...]:
+    return tuple(_system_random.randint(1, spec.sides) for _ in range(spec.count))
+
+
+def default_renderer(game: Game) -> bytes:
+    from render import render_png  # lazy: the renderer is optional at import time
+
+    return render_png(game)
+
+
+# ---- the service ---------------------------------------------------------------------
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        settings: Settings,
+        clock: Clock = time.time,
+        roller: Roller | None = None,
+        renderer: Renderer | None = None,
+    ):
+        self._store = store
+        self._settings = settings
+        self._clock = clock
+        self._roller = roller or system_roller
+        self._renderer = renderer or default_renderer
+        self._legal_cache: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
+
+    # ---- challenges --------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        challenger_id: int,
+        opponent_id: int,
+        opponent_is_bot: bool = False,
+        first: str = "random",
+        variants: Iterable[str] = (),
+    ) -> ChallengeView:
+        if opponent_is_bot:
+            raise NotAllowed("Bots cannot play; challenge a person.")
+        if opponent_id == challenger_id:
+            raise NotAllowed("You cannot challenge yourself.")
+        if first not in FIRST_CHOICES:
+            raise ServiceError("Who moves first must be `me`, `them` or `random`.")
+        cls = _game_class(kind)
+        chosen = tuple(sorted(set(variants)))
+        _new_game(cls, chosen)  # validates variants and the seat count
+        now = self._clock()
+        challenge_id = await self._store.insert_challenge(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            kind=cls.key,
+            variants=chosen,
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            first=first,
+            status="pending",
+            created_at=now,
+            expires_at=now + self._settings.challenge_ttl,
+        )
+        return await self.get_challenge(challenge_id)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        if not await self._store.update_challenge(challenge_id, message_id=message_id):
+            raise _challenge_not_found(challenge_id)
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeView:
+        row = await self._challenge(challenge_id)
+        return _challenge_view(row, self._clock())
+
+    async def accept_challenge(self, challenge_id: int, user_id: int) -> BoardView:
+        row = await self._challenge(challenge_id)
+        if user_id != row.opponent_id:
+            raise NotAllowed(f"Only <@{row.opponent_id}> can accept this challenge.")
+        now = self._clock()
+        _check_pending(row, now)
+        cls = _game_class(row.kind)
+        game = _new_game(cls, row.variants)
+        players, first_note = self._seat_players(row, cls)
+        game_id = await self._store.accept_challenge(
+            challenge_id,
+            now,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            kind=cls.key,
+            variants=row.variants,
+            players=players,
+            state=game.to_json(),
+            version=1,
+            status="active",
+            created_at=now,
+            updated_at=now,
+            **self._new_turn(now),
+        )
+        if game_id is None:  # answered or expired meanwhile
+            _check_pending(await self._challenge(challenge_id), now)
+            raise ServiceError("This challenge can no longer be accepted.")
+        game_row = await self._game_row(game_id, row.guild_id)
+        return await self._view(game_row, game, extra=(("First move", first_note),))
+
+    async def decline_challenge(self, challenge_id: int, user_id: int) -> ChallengeView:
+        """The challenged player declines (or the challenger withdraws)."""
+        row = await self._challenge(challenge_id)
+        if user_id not in (row.challenger_id, row.opponent_id):
+            raise NotAllowed("This is not your challenge.")
+        now = self._clock()
+        _check_pending(row, now)
+        if not await self._store.update_challenge(
+            challenge_id, expected_status="pending", status="declined"
+        ):
+            _check_pending(await self._challenge(challenge_id), now)
+        return await self.get_challenge(challenge_id)
+
+    def _seat_players(self, row: ChallengeRow, cls: type[Game]) -> tuple[tuple[int, int], str]:
+        """(White, Black) user ids per the challenge's ``first``, and a note saying why."""
+        if row.first == "random":
+            (die,) = self._roll(DiceSpec(1, 2))
+            white = row.challenger_id if die == 1 else row.opponent_id
+            how = "drawn at random"
+        else:
+            white = row.challenger_id if row.first == "me" else row.opponent_id
+            how = f"chosen by <@{row.challenger_id}>"
+        black = row.opponent_id if white == row.challenger_id else row.challenger_id
+        return (white, black), f"{how}: <@{white}> plays {cls.seat_names[0]}"
+
+    # ---- where the game is shown ---------------------------------------------------
+
+    async def set_game_location(
+        self, game_id: int, *, thread_id: int | None, message_id: int | None
+    ) -> None:
+        if not await self._store.set_game_fields(
+            game_id, thread_id=thread_id, message_id=message_id
+        ):
+            raise NotFound(f"There is no game #{game_id}.")
+
+    async def set_board_message(self, game_id: int, message_id: int) -> None:
+        if not await self._store.set_game_fields(game_id, message_id=message_id):
+            raise NotFound(f"There is no game #{game_id}.")
+
+    # ---- reading games -------------------------------------------------------------
+
+    async def board(self, game_id: int, guild_id: int) -> BoardView:
+        row, game = await self._load(game_id, guild_id)
+        return await self._view(row, game)
+
+    async def legal_moves(self, game_id: int, guild_id: int) -> list[str]:
+        """Cached per (game, version): autocomplete calls this on every keystroke."""
+        found = await self._store.game_version(game_id)
+        if found is None or found[0] != guild_id:
+            raise _game_not_found(game_id)
+        cached = self._legal_cache.get((game_id, found[1]))
+        if cached is not None:
+            self._legal_cache.move_to_end((game_id, found[1]))
+            return list(cached)
+        row, game = await self._load(game_id, guild_id)
+        return self._cache_legal(row, game)
+
+    async def history(self, game_id: int, guild_id: int) -> list[str]:
+        """The game record, one readable line per logged action, then the result if over."""
+        _, game = await self._load(game_id, guild_id)
+        lines = [_history_line(ply, game, entry) for ply, entry in enumerate(game.log, start=1)]
+        if game.is_over:
+            lines.append(game.result_text())
+        return lines
+
+    async def list_games(
+        self, guild_id: int, user_id: int, *, include_finished: bool = False
+    ) -> list[GameSummary]:
+        rows = await self._store.games_of_user(guild_id, user_id, include_finished=include_finished)
+        return [self._summary(row) for row in rows]
+
+    async def game_in_thread(self, guild_id: int, thread_id: int) -> GameSummary | None:
+        row = await self._store.game_in_thread(guild_id, thread_id)
+        return self._summary(row) if row else None
+
+    # ---- playing -------------------------------------------------------------------
+
+    async def move(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        guild_id: int,
+        expected_version: int | None = None,
+    ) -> BoardView:
+        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
+            _require_turn(row, game, user_id)
+            try:
+                game.push(text)
+            except IllegalMove as exc:
+                raise IllegalMoveError(_illegal_message(text, exc), exc.legal) from None
+            return {"draw_offer_seat": None}  # any move clears a pending draw offer
+
+        return await self._change(game_id, guild_id, expected_version, act)
+
+    async def roll(
+        self, game_id: int, user_id: int, *, guild_id: int, expected_version: int | None = None
+    ) -> BoardView:
+        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
+            _require_turn(row, game, user_id)
+            spec = game.dice_needed()
+            if spec is None:
+                raise NotAllowed("No roll is due now: make your move.")
+            game.roll(self._roll(spec))
+            return {}
+
+        return await self._change(game_id, guild_id, expected_version, act)
+
+    async def resign(
+        self, game_id: int, user_id: int, *, guild_id: int, expected_version: int | None = None
+    ) -> BoardView:
+        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
+            game.resign(_require_player(row, user_id))
+            return {}
+
+        return await self._change(game_id, guild_id, expected_version, act)
+
+    async def offer_draw(self, game_id: int, user_id: int, *, guild_id: int) -> BoardView:
+        """Offer a draw; an offer made while the opponent's offer stands agrees to it."""
+
+        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
+            seat = _require_player(row, user_id)
+            if row.draw_offer_seat == seat:
+                raise NotAllowed("You have already offered a draw; wait for the answer.")
+            if row.draw_offer_seat is not None:
+                game.agree_draw()
+                return {}
+            return {"draw_offer_seat": seat}
+
+        return await self._change(game_id, guild_id, None, act)
+
+    async def answer_draw(
+        self, game_id: int, user_id: int, accept: bool, *, guild_id: int
+    ) -> BoardView:
+        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
+            seat = _require_player(row, user_id)
+            if row.draw_offer_seat is None:
+                raise ServiceError("There is no draw offer to answer.")
+            if row.draw_offer_seat == seat:
+                raise NotAllowed("You made this offer; your opponent answers it.")
+            if accept:
+                game.agree_draw()
+            return {"draw_offer_seat": None}
+
+        return await self._change(game_id, guild_id, None, act)
+
+    async def claim_timeout(self, game_id: int, user_id: int, *, guild_id: int) -> BoardView:
+        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
+            seat = _require_player(row, user_id)
+            if game.to_move is not None and row.players[game.to_move] == user_id:
+                raise NotAllowed("It is your turn: there is nothing to claim.")
+            if row.claim_at is None or now < row.claim_at:
+                when = f" <t:{int(row.claim_at)}:R>" if row.claim_at is not None else " later"
+                raise NotAllowed(f"You can claim a win by timeout{when}.")
+            game.claim_timeout(seat)
+            return {}
+
+        return await self._change(game_id, guild_id, None, act)
+
+    # ---- the clock -----------------------------------------------------------------
+
+    async def tick(self) -> list[Notice]:
+        """Expire challenges, remind idle players once per turn, announce claimable games."""
+        now = self._clock()
+        notices = await self._expire_challenges(now)
+        notices += await self._reminders(now)
+        notices += await self._claimables(now)
+        return notices
+
+    async def _expire_challenges(self, now: float) -> list[Notice]:
+        notices = []
+        for row in await self._store.challenges_expired(now):
+            if await self._store.update_challenge(
+                row.id, expected_status="pending", status="expired"
+            ):
+                notices.append(_expiry_notice(row))
+        return notices
+
+    async def _reminders(self, now: float) -> list[Notice]:
+        notices = []
+        for row in await self._store.games_to_remind(now):
+            # Mark first: a notice goes out at most once, even with two bots on one file.
+            if not await self._store.mark_notified(row.id, row.version, "reminded"):
+                continue
+            mover = self._user_to_move(row)
+            if mover is None:
+                continue
+            since = _since(row.turn_started_at)
+            text = f"<@{mover}>, it is your turn in {_title(row.kind)} #{row.id}{since}."
+            notices.append(_game_notice("reminder", row, mover, text))
+        return notices
+
+    async def _claimables(self, now: float) -> list[Notice]:
+        notices = []
+        for row in await self._store.games_claimable(now):
+            if not await self._store.mark_notified(row.id, row.version, "claim_notified"):
+                continue
+            mover = self._user_to_move(row)
+            waiting = next((user for user in row.players if user != mover), None)
+            if mover is None or waiting is None:
+                continue
+            text = (
+                f"<@{waiting}>, <@{mover}> has not moved in {_title(row.kind)} #{row.id}"
+                f"{_since(row.turn_started_at)}: you may claim the win by timeout."
+            )
+            notices.append(_game_notice("claimable", row, waiting, text))
+        return notices
+
+    # ---- internals -----------------------------------------------------------------
+
+    async def _change(
+        self, game_id: int, guild_id: int, expected_version: int | None, action: Action
+    ) -> BoardView:
+        """Load, check the version, apply ``action``, write ``WHERE version = v``."""
+        row, game = await self._load(game_id, guild_id)
+        if expected_version is not None and expected_version != row.version:
+            raise StaleBoard(await self._view(row, game))
+        if game.is_over:
+            raise ServiceError(f"This game is over: {game.result_text()}.")
+        now = self._clock()
+        before, logged = game.to_move, len(game.log)
+        columns = action(row, game, now)
+        columns |= {"state": game.to_json(), "updated_at": now}
+        columns |= self._timer_columns(before, game, now)
+        if game.is_over:
+            columns |= {"status": "finished", "result": game.result_text(), "draw_offer_seat": None}
+        entries = list(enumerate(game.log[logged:], start=logged + 1))
+        if not await self._store.update_game(
+            row.id, row.version, new_log_entries=entries, **columns
+        ):
+            raise StaleBoard(await self.board(game_id, guild_id))
+        return await self._view(replace(row, version=row.version + 1, **columns), game)
+
+    def _timer_columns(self, before: int | None, game: Game, now: float) -> dict[str, Any]:
+        """Restart the turn clock when the player to move changes; stop it at the end."""
+        if game.is_over:
+            return {"remind_at": None, "claim_at": None}
+        if game.to_move == before:
+            return {}
+        return self._new_turn(now)
+
+    def _new_turn(self, now: float) -> dict[str, Any]:
+        return {
+            "turn_started_at": now,
+            "remind_at": now + self._settings.remind_after,
+            "reminded": 0,
+            "claim_at": now + self._settings.claim_after,
+            "claim_notified": 0,
+        }
+
+    async def _challenge(self, challenge_id: int) -> ChallengeRow:
+        row = await self._store.get_challenge(challenge_id)
+        if row is None:
+            raise _challenge_not_found(challenge_id)
+        return row
+
+    async def _game_row(self, game_id: int, guild_id: int) -> GameRow:
+        row = await self._store.get_game(game_id)
+        if row is None or row.guild_id != guild_id:
+            raise _game_not_found(game_id)
+        return row
+
+    async def _load(self, game_id: int, guild_id: int) -> tuple[GameRow, Game]:
+        row = await self._game_row(game_id, guild_id)
+        return row, _parse_game(row)
+
+    def _user_to_move(self, row: GameRow) -> int | None:
+        try:
+            seat = _parse_game(row).to_move
+        except CorruptGame:
+            return None
+        return None if seat is None else row.players[seat]
+
+    def _roll(self, spec: DiceSpec) -> tuple[int, ...]:
+        dice = tuple(int(d) for d in self._roller(spec))
+        if len(dice) != spec.count or not all(1 <= d <= spec.sides for d in dice):
+            raise RuntimeError(f"roller returned {dice} for {spec}")
+        return dice
+
+    def _cache_legal(self, row: GameRow, game: Game) -> list[str]:
+        legal = game.legal_moves()
+        self._legal_cache[(row.id, row.version)] = tuple(legal)
+        self._legal_cache.move_to_end((row.id, row.version))
+        while len(self._legal_cache) > LEGAL_CACHE_SIZE:
+            self._legal_cache.popitem(last=False)
+        return legal
+
+    async def _view(self, row: GameRow, game: Game, extra: Fields = ()) -> BoardView:
+        legal = self._cache_legal(row, game)
+        seat = game.to_move
+        spec = game.dice_needed()
+        return BoardView(
+            game_id=row.id,
+            kind=row.kind,
+            title=game.title,
+            version=row.version,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            thread_id=row.thread_id,
+            message_id=row.message_id,
+            players=row.players,
+            seat_names=tuple(game.seat_names[: game.seats]),
+            to_move_user=None if seat is None else row.players[seat],
+            status=game.status_line(),
+            last_action=last_action(game.log),
+            fields=tuple(game.summary()) + _extra_fields(row, game) + tuple(extra),
+            finished=game.is_over,
+            result=game.result_text() if game.is_over else None,
+            image=await self._render(game),
+            dice_needed=None if spec is None else str(spec),
+            legal_count=len(legal),
+        )
+
+    async def _render(self, game: Game) -> bytes:
+        try:
+            return await asyncio.to_thread(self._renderer, game)
+        except Exception:
+            log.exception("rendering %s failed", game.key)
+            return b""
+
+    def _summary(self, row: GameRow) -> GameSummary:
+        try:
+            game = _parse_game(row)
+            status, finished, seat = game.status_line(), game.is_over, game.to_move
+        except CorruptGame:
+            status, finished, seat = "This game's saved state is damaged.", False, None
+        return GameSummary(
+            game_id=row.id,
+            kind=row.kind,
+            title=_title(row.kind),
+            players=row.players,
+            status=status,
+            finished=finished or row.status == "finished",
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            thread_id=row.thread_id,
+            message_id=row.message_id,
+            to_move_user=None if seat is None else row.players[seat],
+        )
+
+
+# ---- helpers -------------------------------------------------------------------------
+
+
+def last_action(entries: Sequence[LogEntry]) -> str | None:
+    """The last logged action, joined with what led to it by the same seat.
+
+    A removal (``x...``) is shown after the move that made the mill, and a move after the
+    roll it used: ``"d2-d3 xg7"``, ``"[3 5] 13-8"``.
+    """
+    if not entries:
+        return None
+    shown = [entries[-1]]
+    for entry in reversed(entries[:-1]):
+        latest = shown[0]
+        is_removal = (latest.move or "").startswith("x")
+        if entry.seat != latest.seat or not (entry.dice is not None or is_removal):
+            break
+        shown.insert(0, entry)
+    return " ".join(str(entry) for entry in shown)
+
+
+def _history_line(ply: int, game: Game, entry: LogEntry) -> str:
+    name = game.seat_names[entry.seat]
+    if entry.dice is not None:
+        return f"{ply}. {name} rolls {entry}"
+    return f"{ply}. {name} {entry.move}"
+
+
+def _parse_game(row: GameRow) -> Game:
+    """The engine for a stored row; any failure to load is ``CorruptGame``."""
+    try:
+        game = load_game(row.state)
+        if game.key != row.kind or game.seats != len(row.players):
+            raise ValueError("state does not match the game row")
+        game.legal_moves()  # a damaged position often fails only here
+        game.status_line()
+    except Exception:
+        log.exception("game %s: stored state fails to load", row.id)
+        raise CorruptGame(f"Game #{row.id} cannot be loaded: its saved state is damaged.") from None
+    return game
+
+
+def _game_class(kind: str) -> type[Game]:
+    try:
+        return game_class(kind)
+    except KeyError:
+        raise ServiceError(f"There is no game called {kind!r}.") from None
+
+
+def _new_game(cls: type[Game], variants: Iterable[str]) -> Game:
+    try:
+        return cls(variants, 2)
+    except ValueError as exc:
+        raise ServiceError(str(exc).capitalize() + ".") from None
+
+
+def _title(kind: str) -> str:
+    try:
+        return game_class(kind).title
+    except KeyError:
+        return kind
+
+
+def _check_pending(row: ChallengeRow, now: float) -> None:
+    if row.status == "expired" or (row.status == "pending" and now >= row.expires_at):
+        raise ServiceError("This challenge has expired.")
+    if row.status != "pending":
+        raise ServiceError(f"This challenge was already {row.status}.")
+
+
+def _challenge_view(row: ChallengeRow, now: float) -> ChallengeView:
+    expired = row.status == "pending" and now >= row.expires_at
+    return ChallengeView(
+        challenge_id=row.id,
+        kind=row.kind,
+        title=_title(row.kind),
+        variants=row.variants,
+        challenger_id=row.challenger_id,
+        opponent_id=row.opponent_id,
+        first=row.first,
+        status="expired" if expired else row.status,
+        expires_at=row.expires_at,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        message_id=row.message_id,
+    )
+
+
+def _require_player(row: GameRow, user_id: int) -> int:
+    """The seat of ``user_id``; NotAllowed for anyone else."""
+    if user_id not in row.players:
+        raise NotAllowed("You are not playing in this game.")
+    return row.players.index(user_id)
+
+
+def _require_turn(row: GameRow, game: Game, user_id: int) -> None:
+    _require_player(row, user_id)
+    seat = game.to_move
+    if seat is not None and row.players[seat] != user_id:
+        raise NotAllowed(f"It is <@{row.players[seat]}>'s turn.")
+
+
+def _illegal_message(text: str, exc: IllegalMove) -> str:
+    shown = text.strip().replace("`", "")[:40] or "(nothing)"
+    message = f"`{shown}` is not legal: {exc.reason.rstrip('.')}."
+    if exc.legal:
+        examples = ", ".join(exc.legal[:LEGAL_EXAMPLES])
+        more = len(exc.legal) - LEGAL_EXAMPLES
+        message += f" Legal moves include {examples}" + (f" and {more} more." if more > 0 else ".")
+    return message
+
+
+def _extra_fields(row: GameRow, game: Game) -> Fields:
+    fields: list[tuple[str, str]] = []
+    if row.variants:
+        fields.append(("Variants", ", ".join(row.variants)))
+    seat = row.draw_offer_seat
+    if seat is not None and not game.is_over:
+        name = game.seat_names[seat]
+        fields.append(("Draw offer", f"<@{row.players[seat]}> ({name}) offers a draw"))
+    return tuple(fields)
+
+
+def _since(started: float | None) -> str:
+    return "" if started is None else f" (waiting since <t:{int(started)}:R>)"
+
+
+def _game_notice(kind: str, row: GameRow, user_id: int, text: str) -> Notice:
+    return Notice(
+        kind=kind,
+        game_id=row.id,
+        challenge_id=None,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        thread_id=row.thread_id,
+        message_id=row.message_id,
+        user_id=user_id,
+        text=text,
+    )
+
+
+def _expiry_notice(row: ChallengeRow) -> Notice:
+    text = (
+        f"<@{row.challenger_id}>, your {_title(row.kind)} challenge to "
+        f"<@{row.opponent_id}> expired unanswered."
+    )
+    return Notice(
+        kind="challenge_expired",
+        game_id=None,
+        challenge_id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        thread_id=None,
+        message_id=row.message_id,
+        user_id=row.challenger_id,
+        text=text,
+    )
+
+
+def _game_not_found(game_id: int) -> NotFound:
+    return NotFound(f"There is no game #{game_id} in this server.")
+
+
+def _challenge_not_found(challenge_id: int) -> NotFound:
+    return NotFound(f"There is no challenge #{challenge_id}.")

@@ -1,0 +1,471 @@
+"""SQLite storage through aiosqlite: games, their move records, and challenges.
+
+One connection per ``Store``; an ``asyncio.Lock`` serialises its statements and transactions.
+Writes run inside ``BEGIN IMMEDIATE`` so that two processes sharing the file queue up on
+SQLite's write lock, and ``update_game`` only succeeds for the version it read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, fields
+from typing import Any, Self
+
+import aiosqlite
+
+from games.base import LogEntry
+
+MIGRATIONS: list[str] = [
+    # 1: the initial schema.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        message_id INTEGER,
+        kind TEXT NOT NULL,
+        variants TEXT NOT NULL DEFAULT '[]',
+        players TEXT NOT NULL,
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 1,
+        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'finished')),
+        result TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        turn_started_at REAL,
+        remind_at REAL,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        claim_at REAL,
+        claim_notified INTEGER NOT NULL DEFAULT 0,
+        draw_offer_seat INTEGER
+    );
+    CREATE INDEX games_by_guild ON games (guild_id, status);
+    CREATE INDEX games_by_thread ON games (guild_id, thread_id);
+    CREATE INDEX games_by_deadline ON games (status, remind_at, claim_at);
+
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        move TEXT,
+        dice TEXT,
+        created_at REAL NOT NULL,
+        UNIQUE (game_id, ply)
+    );
+
+    CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER,
+        kind TEXT NOT NULL,
+        variants TEXT NOT NULL DEFAULT '[]',
+        challenger_id INTEGER NOT NULL,
+        opponent_id INTEGER NOT NULL,
+        first TEXT NOT NULL CHECK (first IN ('me', 'them', 'random')),
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'accepted', 'declined', 'expired')),
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        game_id INTEGER REFERENCES games (id)
+    );
+    CREATE INDEX challenges_by_status ON challenges (status, expires_at);
+    """,
+]
+
+# Columns ``update_game`` may set (``version`` is bumped by the store itself).
+GAME_COLUMNS = frozenset(
+    [
+        "thread_id",
+        "message_id",
+        "state",
+        "status",
+        "result",
+        "updated_at",
+        "turn_started_at",
+        "remind_at",
+        "reminded",
+        "claim_at",
+        "claim_notified",
+        "draw_offer_seat",
+    ]
+)
+CHALLENGE_COLUMNS = frozenset(["message_id", "status", "game_id"])
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    kind: str
+    variants: tuple[str, ...]
+    players: tuple[int, ...]
+    state: str
+    version: int
+    status: str
+    result: str | None
+    created_at: float
+    updated_at: float
+    turn_started_at: float | None
+    remind_at: float | None
+    reminded: int
+    claim_at: float | None
+    claim_notified: int
+    draw_offer_seat: int | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> GameRow:
+        data = _known_columns(cls, row)
+        data["variants"] = tuple(json.loads(data["variants"]))
+        data["players"] = tuple(json.loads(data["players"]))
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class ChallengeRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    kind: str
+    variants: tuple[str, ...]
+    challenger_id: int
+    opponent_id: int
+    first: str
+    status: str
+    created_at: float
+    expires_at: float
+    game_id: int | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ChallengeRow:
+        data = _known_columns(cls, row)
+        data["variants"] = tuple(json.loads(data["variants"]))
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    game_id: int
+    ply: int
+    seat: int
+    move: str | None
+    dice: tuple[int, ...] | None
+    created_at: float
+
+
+def _known_columns(cls: type, row: sqlite3.Row) -> dict[str, Any]:
+    """The row's values for the dataclass fields (later migrations may add columns)."""
+    return {field.name: row[field.name] for field in fields(cls)}
+
+
+class _Rollback(Exception):
+    """Raised inside ``Store._write`` to roll the transaction back quietly."""
+
+
+class Store:
+    def __init__(self, db: aiosqlite.Connection):
+        self._db = db
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str, migrations: Sequence[str] = MIGRATIONS) -> Self:
+        """Connect, configure and migrate. ``":memory:"`` gives a private in-memory database."""
+        # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")  # safe with WAL
+            await db.execute("PRAGMA foreign_keys = ON")
+            await migrate(db, migrations)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ---- plumbing ------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction; raise ``_Rollback`` inside to undo it without an error."""
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                yield self._db
+            except _Rollback:
+                await _rollback(self._db)
+            except BaseException:
+                await _rollback(self._db)
+                raise
+            else:
+                await self._db.execute("COMMIT")
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def pragma(self, name: str) -> Any:
+        row = await self._fetchone(f"PRAGMA {name}")
+        return row[0] if row else None
+
+    # ---- games ---------------------------------------------------------------
+
+    async def insert_game(self, **columns: Any) -> int:
+        async with self._write() as db:
+            return await _insert(db, "games", columns)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        return GameRow.from_row(row) if row else None
+
+    async def game_version(self, game_id: int) -> tuple[int, int] | None:
+        """(guild_id, version) of a game: a cheap check for caches."""
+        row = await self._fetchone("SELECT guild_id, version FROM games WHERE id = ?", (game_id,))
+        return (row[0], row[1]) if row else None
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        new_log_entries: Iterable[tuple[int, LogEntry]] = (),
+        **columns: Any,
+    ) -> bool:
+        """Write ``columns`` and bump the version if it is still ``expected_version``.
+
+        ``new_log_entries`` are ``(ply, entry)`` pairs, ply being the 1-based index in the
+        game log. Returns False, changing nothing, when the version moved on.
+        """
+        _check_columns(columns, GAME_COLUMNS)
+        assignments = "".join(f"{name} = ?, " for name in columns)
+        sql = f"UPDATE games SET {assignments}version = version + 1 WHERE id = ? AND version = ?"
+        params = [*map(_encode, columns.values()), game_id, expected_version]
+        now = columns.get("updated_at", 0.0)  # move rows are stamped with the update time
+        async with self._write() as db:
+            cursor = await db.execute(sql, params)
+            if cursor.rowcount != 1:
+                raise _Rollback
+            await db.executemany(
+                "INSERT INTO moves (game_id, ply, seat, move, dice, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, ply, *_entry_values(entry), now) for ply, entry in new_log_entries],
+            )
+            return True
+        return False
+
+    async def set_game_fields(self, game_id: int, **columns: Any) -> bool:
+        """Record where the game is shown (thread, message) without bumping the version."""
+        _check_columns(columns, {"thread_id", "message_id"})
+        return await self._update_where("games", game_id, columns, {})
+
+    async def mark_notified(self, game_id: int, version: int, flag: str) -> bool:
+        """Set ``reminded`` or ``claim_notified`` once for this version of the game."""
+        if flag not in ("reminded", "claim_notified"):
+            raise ValueError(flag)
+        return await self._update_where(
+            "games", game_id, {flag: 1}, {"version": version, flag: 0, "status": "active"}
+        )
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        rows = await self._fetchall(
+            "SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        )
+        return [_move_row(row) for row in rows]
+
+    async def games_of_user(
+        self, guild_id: int, user_id: int, *, include_finished: bool = False
+    ) -> list[GameRow]:
+        sql = (
+            "SELECT * FROM games WHERE guild_id = ?"
+            " AND EXISTS (SELECT 1 FROM json_each(games.players) WHERE value = ?)"
+        )
+        if not include_finished:
+            sql += " AND status = 'active'"
+        sql += " ORDER BY status = 'finished', updated_at DESC, id DESC"
+        rows = await self._fetchall(sql, (guild_id, user_id))
+        return [GameRow.from_row(row) for row in rows]
+
+    async def game_in_thread(self, guild_id: int, thread_id: int) -> GameRow | None:
+        row = await self._fetchone(
+            "SELECT * FROM games WHERE guild_id = ? AND thread_id = ?"
+            " ORDER BY status = 'finished', id DESC LIMIT 1",
+            (guild_id, thread_id),
+        )
+        return GameRow.from_row(row) if row else None
+
+    async def games_to_remind(self, now: float) -> list[GameRow]:
+        rows = await self._fetchall(
+            "SELECT * FROM games WHERE status = 'active' AND reminded = 0 AND remind_at <= ?"
+            " ORDER BY remind_at",
+            (now,),
+        )
+        return [GameRow.from_row(row) for row in rows]
+
+    async def games_claimable(self, now: float) -> list[GameRow]:
+        rows = await self._fetchall(
+            "SELECT * FROM games WHERE status = 'active' AND claim_notified = 0"
+            " AND claim_at <= ? ORDER BY claim_at",
+            (now,),
+        )
+        return [GameRow.from_row(row) for row in rows]
+
+    # ---- challenges ----------------------------------------------------------
+
+    async def insert_challenge(self, **columns: Any) -> int:
+        async with self._write() as db:
+            return await _insert(db, "challenges", columns)
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
+        row = await self._fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return ChallengeRow.from_row(row) if row else None
+
+    async def update_challenge(
+        self, challenge_id: int, *, expected_status: str | None = None, **columns: Any
+    ) -> bool:
+        """Set ``columns``; with ``expected_status``, only if the status is still that."""
+        _check_columns(columns, CHALLENGE_COLUMNS)
+        where = {} if expected_status is None else {"status": expected_status}
+        return await self._update_where("challenges", challenge_id, columns, where)
+
+    async def accept_challenge(
+        self, challenge_id: int, now: float, **game_columns: Any
+    ) -> int | None:
+        """Create the game and mark the challenge accepted, atomically.
+
+        Returns the new game id, or None when the challenge is no longer pending or expired.
+        """
+        async with self._write() as db:
+            game_id = await _insert(db, "games", game_columns)
+            cursor = await db.execute(
+                "UPDATE challenges SET status = 'accepted', game_id = ?"
+                " WHERE id = ? AND status = 'pending' AND expires_at > ?",
+                (game_id, challenge_id, now),
+            )
+            if cursor.rowcount != 1:
+                raise _Rollback
+            return game_id
+        return None
+
+    async def challenges_expired(self, now: float) -> list[ChallengeRow]:
+        rows = await self._fetchall(
+            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ?"
+            " ORDER BY expires_at",
+            (now,),
+        )
+        return [ChallengeRow.from_row(row) for row in rows]
+
+    # ---- helpers -------------------------------------------------------------
+
+    async def _update_where(
+        self, table: str, row_id: int, columns: dict[str, Any], where: dict[str, Any]
+    ) -> bool:
+        if not columns:
+            return await self._exists(table, row_id)
+        assignments = ", ".join(f"{name} = ?" for name in columns)
+        conditions = "".join(f" AND {name} = ?" for name in where)
+        sql = f"UPDATE {table} SET {assignments} WHERE id = ?{conditions}"
+        async with self._write() as db:
+            cursor = await db.execute(sql, [*columns.values(), row_id, *where.values()])
+            return cursor.rowcount == 1
+
+    async def _exists(self, table: str, row_id: int) -> bool:
+        return await self._fetchone(f"SELECT 1 FROM {table} WHERE id = ?", (row_id,)) is not None
+
+
+async def migrate(db: aiosqlite.Connection, migrations: Sequence[str] = MIGRATIONS) -> int:
+    """Apply the migrations past ``PRAGMA user_version``; migration N sets it to N."""
+    if await _user_version(db) >= len(migrations):
+        return await _user_version(db)
+    for number, script in enumerate(migrations, start=1):
+        try:
+            await db.execute("BEGIN IMMEDIATE")
+            # Re-read inside the write lock: another process may have migrated meanwhile.
+            if await _user_version(db) < number:
+                for statement in split_sql(script):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number:d}")
+        except BaseException:
+            await _rollback(db)
+            raise
+        await db.execute("COMMIT")
+    return await _user_version(db)
+
+
+def split_sql(script: str) -> list[str]:
+    """Split a script into complete statements (sqlite3.complete_statement decides)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        raise ValueError(f"incomplete SQL statement in migration: {buffer.strip()[:60]!r}")
+    return statements
+
+
+async def _rollback(db: aiosqlite.Connection) -> None:
+    """Roll back if a transaction is open (BEGIN itself may have failed or been cancelled)."""
+    with contextlib.suppress(sqlite3.OperationalError):  # no transaction is active
+        await db.execute("ROLLBACK")
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
+    async with db.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def _insert(db: aiosqlite.Connection, table: str, columns: dict[str, Any]) -> int:
+    names = ", ".join(columns)
+    marks = ", ".join("?" for _ in columns)
+    values = [_encode(value) for value in columns.values()]
+    cursor = await db.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", values)
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def _encode(value: Any) -> Any:
+    """Lists and tuples (variants, players) are stored as JSON."""
+    return json.dumps(list(value)) if isinstance(value, list | tuple) else value
+
+
+def _check_columns(columns: dict[str, Any], allowed: Iterable[str]) -> None:
+    unknown = set(columns) - set(allowed)
+    if unknown:
+        raise ValueError(f"cannot set column(s) {sorted(unknown)}")
+
+
+def _entry_values(entry: LogEntry) -> tuple[int, str | None, str | None]:
+    dice = json.dumps(list(entry.dice)) if entry.dice is not None else None
+    return entry.seat, entry.move, dice
+
+
+def _move_row(row: sqlite3.Row) -> MoveRow:
+    dice = tuple(json.loads(row["dice"])) if row["dice"] is not None else None
+    return MoveRow(row["game_id"], row["ply"], row["seat"], row["move"], dice, row["created_at"])

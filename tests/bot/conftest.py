@@ -1,0 +1,112 @@
+"""Fixtures for the storage and service tests: a file database, a fake clock and renderer."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.config import Settings
+from bot.service import BoardView, GameService
+from bot.store import Store
+from games import DiceSpec, Shax
+
+START = 1_800_000_000.0
+HOUR = 3600.0
+DAY = 24 * HOUR
+# Realistically large Discord snowflakes (they must survive JSON and SQLite's json_each).
+GUILD, OTHER_GUILD, CHANNEL = (
+    1_100_000_000_000_000_001,
+    1_100_000_000_000_000_002,
+    1_200_000_000_000_000_003,
+)
+ALICE, BOB, CAROL = 1_234_567_890_123_456_781, 1_234_567_890_123_456_782, 1_234_567_890_123_456_783
+
+
+@dataclass
+class FakeClock:
+    now: float = START
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class SeededRoller:
+    seed: int = 7
+    calls: list[DiceSpec] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def __call__(self, spec: DiceSpec) -> tuple[int, ...]:
+        self.calls.append(spec)
+        return tuple(self.rng.randint(1, spec.sides) for _ in range(spec.count))
+
+
+def fake_renderer(game) -> bytes:
+    return b"PNG"
+
+
+@pytest.fixture
+def db_path(tmp_path) -> str:
+    return str(tmp_path / "idzeva.db")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def roller() -> SeededRoller:
+    return SeededRoller()
+
+
+@pytest.fixture
+async def store(db_path):
+    store = await Store.open(db_path)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def service(store, clock, roller) -> GameService:
+    return GameService(
+        store, settings=Settings(), clock=clock, roller=roller, renderer=fake_renderer
+    )
+
+
+async def start_game(
+    service: GameService, kind: str = "shax", first: str = "me", guild_id: int = GUILD
+) -> BoardView:
+    """ALICE challenges BOB; BOB accepts. With first="me", ALICE plays seat 0."""
+    challenge = await service.create_challenge(
+        guild_id=guild_id,
+        channel_id=CHANNEL,
+        kind=kind,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        first=first,
+    )
+    return await service.accept_challenge(challenge.challenge_id, BOB)
+
+
+def shax_result(finish) -> str:
+    """The engine's own result text after ``finish(game)`` (wording belongs to the engine)."""
+    game = Shax()
+    finish(game)
+    return game.result_text()
+
+
+def raw_sql(db_path: str, sql: str, params: tuple = ()) -> list[tuple]:
+    """Run SQL on the file directly, as another process would."""
+    with sqlite3.connect(db_path) as db:
+        rows = db.execute(sql, params).fetchall()
+    db.close()
+    return rows
