@@ -184,10 +184,10 @@ class Store:
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             db.row_factory = sqlite3.Row
-            await db.execute("PRAGMA busy_timeout = 5000")
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = NORMAL")  # safe with WAL
-            await db.execute("PRAGMA foreign_keys = ON")
+            await _run(db, "PRAGMA busy_timeout = 5000")
+            await _run(db, "PRAGMA journal_mode = WAL")
+            await _run(db, "PRAGMA synchronous = NORMAL")  # safe with WAL
+            await _run(db, "PRAGMA foreign_keys = ON")
             await migrate(db, migrations)
         except BaseException:
             await db.close()
@@ -210,7 +210,7 @@ class Store:
         """One write transaction; raise ``_Rollback`` inside to undo it without an error."""
         async with self._lock:
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
+                await _run(self._db, "BEGIN IMMEDIATE")
                 yield self._db
             except _Rollback:
                 await _rollback(self._db)
@@ -218,7 +218,7 @@ class Store:
                 await _rollback(self._db)
                 raise
             else:
-                await self._db.execute("COMMIT")
+                await _run(self._db, "COMMIT")
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         async with self._lock, self._db.execute(sql, params) as cursor:
@@ -266,7 +266,7 @@ class Store:
         params = [*map(_encode, columns.values()), game_id, expected_version]
         now = columns.get("updated_at", 0.0)  # move rows are stamped with the update time
         async with self._write() as db:
-            cursor = await db.execute(sql, params)
+            cursor = await _run(db, sql, params)
             if cursor.rowcount != 1:
                 raise _Rollback
             await db.executemany(
@@ -360,7 +360,8 @@ class Store:
         """
         async with self._write() as db:
             game_id = await _insert(db, "games", game_columns)
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "UPDATE challenges SET status = 'accepted', game_id = ?"
                 " WHERE id = ? AND status = 'pending' AND expires_at > ?",
                 (game_id, challenge_id, now),
@@ -389,7 +390,7 @@ class Store:
         conditions = "".join(f" AND {name} = ?" for name in where)
         sql = f"UPDATE {table} SET {assignments} WHERE id = ?{conditions}"
         async with self._write() as db:
-            cursor = await db.execute(sql, [*columns.values(), row_id, *where.values()])
+            cursor = await _run(db, sql, [*columns.values(), row_id, *where.values()])
             return cursor.rowcount == 1
 
     async def _exists(self, table: str, row_id: int) -> bool:
@@ -402,16 +403,16 @@ async def migrate(db: aiosqlite.Connection, migrations: Sequence[str] = MIGRATIO
         return await _user_version(db)
     for number, script in enumerate(migrations, start=1):
         try:
-            await db.execute("BEGIN IMMEDIATE")
+            await _run(db, "BEGIN IMMEDIATE")
             # Re-read inside the write lock: another process may have migrated meanwhile.
             if await _user_version(db) < number:
                 for statement in split_sql(script):
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {number:d}")
+                    await _run(db, statement)
+                await _run(db, f"PRAGMA user_version = {number:d}")
         except BaseException:
             await _rollback(db)
             raise
-        await db.execute("COMMIT")
+        await _run(db, "COMMIT")
     return await _user_version(db)
 
 
@@ -429,10 +430,21 @@ def split_sql(script: str) -> list[str]:
     return statements
 
 
+async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+    """Execute one statement and close its cursor at once.
+
+    An unclosed cursor (even of a PRAGMA that returns a row) keeps its statement "in
+    progress", and COMMIT then fails; closing explicitly does not depend on when Python
+    happens to collect the cursor. Returns the closed cursor for rowcount/lastrowid.
+    """
+    async with db.execute(sql, params) as cursor:
+        return cursor
+
+
 async def _rollback(db: aiosqlite.Connection) -> None:
     """Roll back if a transaction is open (BEGIN itself may have failed or been cancelled)."""
     with contextlib.suppress(sqlite3.OperationalError):  # no transaction is active
-        await db.execute("ROLLBACK")
+        await _run(db, "ROLLBACK")
 
 
 async def _user_version(db: aiosqlite.Connection) -> int:
@@ -445,7 +457,7 @@ async def _insert(db: aiosqlite.Connection, table: str, columns: dict[str, Any])
     names = ", ".join(columns)
     marks = ", ".join("?" for _ in columns)
     values = [_encode(value) for value in columns.values()]
-    cursor = await db.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", values)
+    cursor = await _run(db, f"INSERT INTO {table} ({names}) VALUES ({marks})", values)
     assert cursor.lastrowid is not None
     return cursor.lastrowid
 

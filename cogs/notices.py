@@ -1,0 +1,39 @@
+"""Posting what the deadline clock produced: reminders, claim offers, expired challenges."""
+
+from __future__ import annotations
+
+import discord
+from discord.ext import commands
+
+from bot.service import Notice
+
+from .ui import ClaimButton, challenge_embed, single_button_view
+
+
+def notice_channel(bot: commands.Bot, notice: Notice) -> discord.abc.Messageable | None:
+    channel = bot.get_channel(notice.thread_id or notice.channel_id)
+    return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+async def post_notice(bot: commands.Bot, notice: Notice) -> None:
+    channel = notice_channel(bot, notice)
+    if channel is None:
+        return
+    only_them = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
+    if notice.kind == "challenge_expired":
+        await expire_challenge(bot, channel, notice)
+    elif notice.kind == "claimable" and notice.game_id is not None:
+        view = single_button_view(ClaimButton(notice.game_id))
+        await channel.send(notice.text, view=view, allowed_mentions=only_them)
+    else:
+        await channel.send(notice.text, allowed_mentions=only_them)
+
+
+async def expire_challenge(
+    bot: commands.Bot, channel: discord.abc.Messageable, notice: Notice
+) -> None:
+    if notice.challenge_id is None or notice.message_id is None:
+        return
+    challenge = await bot.service.get_challenge(notice.challenge_id)  # type: ignore[attr-defined]
+    message = channel.get_partial_message(notice.message_id)  # type: ignore[attr-defined]
+    await message.edit(embed=challenge_embed(challenge, note="Expired"), view=None)

@@ -1,0 +1,344 @@
+"""Interaction flows shared by every game: challenge, accept, move, buttons, draws, claims.
+
+Each function parses the interaction, calls the game service and answers. Service errors
+become short ephemeral answers; nothing here knows a game's rules.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.service import BoardView, GameService, GameSummary, ServiceError
+
+from .ui import (
+    BoardButton,
+    DrawAnswerButton,
+    answer_error,
+    board_message,
+    challenge_embed,
+    challenge_view,
+    legal_moves_text,
+    mention,
+    players_only,
+    post_board,
+    refuse,
+    retire_old_board,
+    single_button_view,
+)
+
+if TYPE_CHECKING:
+    from bot.app import IdzevaBot
+
+log = logging.getLogger(__name__)
+
+AUTOCOMPLETE_LIMIT = 25  # Discord's maximum number of choices
+
+
+def service(interaction: discord.Interaction) -> GameService:
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    return bot.service
+
+
+def guild_id(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise ServiceError("Games are played in servers, not in direct messages.")
+    return interaction.guild_id
+
+
+# ---- finding the game a command is about ----------------------------------------
+
+
+def parse_game_option(text: str) -> int:
+    digits = text.strip().lstrip("#").split(" ", 1)[0]
+    if not digits.isdigit():
+        raise ServiceError(f"{text!r} is not a game number; pick one from the list.")
+    return int(digits)
+
+
+async def resolve_game(
+    interaction: discord.Interaction, option: str | None, kind: str | None = None
+) -> int:
+    """The game a command means: the option, else this thread's game, else the only one."""
+    svc, guild = service(interaction), guild_id(interaction)
+    if option:
+        return parse_game_option(option)
+    here = await svc.game_in_thread(guild, interaction.channel_id or 0)
+    if here is not None and (kind is None or here.kind == kind):
+        return here.game_id
+    games = [
+        g
+        for g in await svc.list_games(guild, interaction.user.id)
+        if kind is None or g.kind == kind
+    ]
+    if len(games) == 1:
+        return games[0].game_id
+    my_turn = [g for g in games if g.to_move_user == interaction.user.id]
+    if len(my_turn) == 1:
+        return my_turn[0].game_id
+    if not games:
+        raise ServiceError("You have no game in progress here. Start one with a challenge.")
+    raise ServiceError("You have several games here: choose one with the `game` option.")
+
+
+def game_choice_name(game: GameSummary, user_id: int) -> str:
+    others = ", ".join(f"@{p}" for p in game.players if p != user_id)  # ids; names unknown here
+    turn = "your turn" if game.to_move_user == user_id else game.status
+    return f"#{game.game_id} {game.title} — {turn}"[:100] if others else f"#{game.game_id}"
+
+
+async def game_autocomplete(
+    interaction: discord.Interaction, current: str, kind: str | None = None
+) -> list[app_commands.Choice[str]]:
+    if interaction.guild_id is None:
+        return []
+    games = await service(interaction).list_games(interaction.guild_id, interaction.user.id)
+    choices = [
+        app_commands.Choice(name=game_choice_name(g, interaction.user.id), value=str(g.game_id))
+        for g in games
+        if kind is None or g.kind == kind
+    ]
+    typed = current.strip().lower().lstrip("#")
+    return [c for c in choices if typed in c.name.lower()][:AUTOCOMPLETE_LIMIT]
+
+
+async def move_autocomplete(
+    interaction: discord.Interaction, current: str, kind: str
+) -> list[app_commands.Choice[str]]:
+    """Legal moves of the game the command is about, filtered by what was typed."""
+    try:
+        option = getattr(interaction.namespace, "game", None)
+        game_id = await resolve_game(interaction, option, kind)
+        moves = await service(interaction).legal_moves(game_id, guild_id(interaction))
+    except ServiceError:
+        return []
+    typed = current.strip().lower().replace(" ", "")
+    starts = [m for m in moves if m.lower().startswith(typed)]
+    contains = [m for m in moves if typed in m.lower() and m not in starts]
+    return [app_commands.Choice(name=m, value=m) for m in (starts + contains)[:AUTOCOMPLETE_LIMIT]]
+
+
+# ---- challenges -----------------------------------------------------------------
+
+
+async def challenge(
+    interaction: discord.Interaction,
+    kind: str,
+    opponent: discord.Member | discord.User,
+    first: str = "random",
+    variants: tuple[str, ...] = (),
+) -> None:
+    svc = service(interaction)
+    try:
+        created = await svc.create_challenge(
+            guild_id=guild_id(interaction),
+            channel_id=interaction.channel_id or 0,
+            kind=kind,
+            challenger_id=interaction.user.id,
+            opponent_id=opponent.id,
+            opponent_is_bot=opponent.bot,
+            first=first,
+            variants=variants,
+        )
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await interaction.response.send_message(
+        content=f"{mention(opponent.id)}, you are challenged!",
+        embed=challenge_embed(created),
+        view=challenge_view(created),
+        allowed_mentions=players_only(created),
+    )
+    message = await interaction.original_response()
+    await svc.set_challenge_message(created.challenge_id, message.id)
+
+
+async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
+    svc = service(interaction)
+    try:
+        board = await svc.accept_challenge(challenge_id, interaction.user.id)
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    accepted = await svc.get_challenge(challenge_id)
+    await interaction.response.edit_message(
+        embed=challenge_embed(accepted, note=f"Accepted: game #{board.game_id}"), view=None
+    )
+    thread = await open_thread(interaction, board)
+    where = thread or interaction.channel
+    message = await where.send(**board_message(board))  # type: ignore[union-attr]
+    await svc.set_game_location(
+        board.game_id, thread_id=thread.id if thread else None, message_id=message.id
+    )
+
+
+async def open_thread(interaction: discord.Interaction, board: BoardView) -> discord.Thread | None:
+    """A public thread for the game on the challenge message; None where threads can't be."""
+    if interaction.message is None or isinstance(interaction.channel, discord.Thread):
+        return None
+    name = f"{board.title} #{board.game_id}"
+    try:
+        return await interaction.message.create_thread(name=name, auto_archive_duration=10080)
+    except (discord.HTTPException, ValueError):
+        log.info("no thread for game %s; playing in the channel", board.game_id)
+        return None
+
+
+async def decline(interaction: discord.Interaction, challenge_id: int) -> None:
+    try:
+        declined = await service(interaction).decline_challenge(challenge_id, interaction.user.id)
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await interaction.response.edit_message(embed=challenge_embed(declined), view=None)
+
+
+# ---- moves and game actions -----------------------------------------------------
+
+
+async def move(interaction: discord.Interaction, kind: str, text: str, game: str | None) -> None:
+    try:
+        game_id = await resolve_game(interaction, game, kind)
+        board = await service(interaction).move(
+            game_id, interaction.user.id, text, guild_id=guild_id(interaction)
+        )
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await post_board(interaction, board)
+
+
+async def show_board(interaction: discord.Interaction, game: str | None) -> None:
+    try:
+        game_id = await resolve_game(interaction, game)
+        board = await service(interaction).board(game_id, guild_id(interaction))
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await post_board(interaction, board)
+
+
+async def resign(
+    interaction: discord.Interaction, game_id: int, expected_version: int | None = None
+) -> None:
+    try:
+        board = await service(interaction).resign(
+            game_id,
+            interaction.user.id,
+            guild_id=guild_id(interaction),
+            expected_version=expected_version,
+        )
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await post_board(interaction, board)
+
+
+async def offer_draw(interaction: discord.Interaction, game_id: int) -> None:
+    svc = service(interaction)
+    try:
+        board = await svc.offer_draw(game_id, interaction.user.id, guild_id=guild_id(interaction))
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    others = [p for p in board.players if p != interaction.user.id]
+    view = discord.ui.View(timeout=None)
+    view.add_item(DrawAnswerButton(game_id, "yes"))
+    view.add_item(DrawAnswerButton(game_id, "no"))
+    await interaction.response.send_message(
+        f"{mention(interaction.user.id)} offers a draw in {board.title} #{game_id}. "
+        f"{' '.join(mention(p) for p in others)}, do you accept?",
+        view=view,
+        allowed_mentions=players_only(board),
+    )
+
+
+async def answer_draw(interaction: discord.Interaction, game_id: int, accepted: bool) -> None:
+    svc = service(interaction)
+    try:
+        board = await svc.answer_draw(
+            game_id, interaction.user.id, accepted, guild_id=guild_id(interaction)
+        )
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    verdict = "accepted" if accepted else "declined"
+    await interaction.response.edit_message(
+        content=f"Draw offer {verdict} by {mention(interaction.user.id)}.",
+        view=None,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    if accepted:
+        await post_followup_board(interaction, board)
+
+
+async def post_followup_board(interaction: discord.Interaction, board: BoardView) -> None:
+    """Post a board after the interaction was already answered (e.g. by an edit)."""
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    message = await interaction.followup.send(**board_message(board), wait=True)
+    await retire_old_board(bot, board)
+    await bot.service.set_board_message(board.game_id, message.id)
+
+
+async def claim(interaction: discord.Interaction, game_id: int) -> None:
+    try:
+        board = await service(interaction).claim_timeout(
+            game_id, interaction.user.id, guild_id=guild_id(interaction)
+        )
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await post_board(interaction, board)
+
+
+async def history(interaction: discord.Interaction, game: str | None) -> None:
+    try:
+        game_id = await resolve_game(interaction, game)
+        lines = await service(interaction).history(game_id, guild_id(interaction))
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    text = "\n".join(lines) if lines else "No moves yet."
+    if len(text) > 1900:
+        text = "…\n" + text[-1900:].split("\n", 1)[-1]
+    await interaction.response.send_message(
+        f"**Game #{game_id}**\n```\n{text}\n```", ephemeral=True
+    )
+
+
+async def board_button(
+    interaction: discord.Interaction, game_id: int, version: int, action: str
+) -> None:
+    """A click on a board's buttons; an outdated board refuses."""
+    svc = service(interaction)
+    try:
+        current = await svc.board(game_id, guild_id(interaction))
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    if current.version != version or current.finished:
+        from .ui import board_link
+
+        await refuse(
+            interaction,
+            f"This board is outdated. The current one: {board_link(current)} — {current.status}",
+        )
+        return
+    if action == "moves":
+        moves = await svc.legal_moves(game_id, current.guild_id)
+        await refuse(interaction, legal_moves_text(moves))
+    elif action == "draw":
+        await offer_draw(interaction, game_id)
+    elif action == "resign":
+        if interaction.user.id not in current.players:
+            await refuse(interaction, "You are not playing in this game.")
+            return
+        confirm = single_button_view(BoardButton(game_id, version, "resign!"))
+        await interaction.response.send_message(
+            "Resign this game? This cannot be undone.", view=confirm, ephemeral=True
+        )
+    elif action == "resign!":
+        await resign(interaction, game_id, expected_version=version)

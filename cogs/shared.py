@@ -1,0 +1,104 @@
+"""``/game ...``: the commands every game shares."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import ServiceError
+from games import GAMES
+
+from . import play
+from .ui import answer_error, message_link, refuse
+
+GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
+
+
+class SharedCog(commands.GroupCog, group_name="game", group_description="Your board games"):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.command(name="list", description="Your games in this server")
+    @app_commands.describe(finished="Include finished games")
+    async def list_games(self, interaction: discord.Interaction, finished: bool = False) -> None:
+        try:
+            games = await play.service(interaction).list_games(
+                play.guild_id(interaction), interaction.user.id, include_finished=finished
+            )
+        except ServiceError as error:
+            await answer_error(interaction, error)
+            return
+        if not games:
+            await refuse(interaction, "You have no games here. Start one with `/shax challenge`.")
+            return
+        lines = []
+        for g in games[:20]:
+            link = message_link(g.guild_id, g.thread_id or g.channel_id, g.message_id)
+            turn = " — **your turn**" if g.to_move_user == interaction.user.id else ""
+            lines.append(f"[#{g.game_id} {g.title}]({link}): {g.status}{turn}")
+        embed = discord.Embed(title="Your games", description="\n".join(lines))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(description="Show the current board of a game")
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def board(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await play.show_board(interaction, game)
+
+    @app_commands.command(description="The moves played so far")
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await play.history(interaction, game)
+
+    @app_commands.command(description="Resign a game")
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def resign(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        try:
+            game_id = await play.resolve_game(interaction, game)
+        except ServiceError as error:
+            await answer_error(interaction, error)
+            return
+        await play.resign(interaction, game_id)
+
+    @app_commands.command(description="Offer your opponent a draw")
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def draw(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        try:
+            game_id = await play.resolve_game(interaction, game)
+        except ServiceError as error:
+            await answer_error(interaction, error)
+            return
+        await play.offer_draw(interaction, game_id)
+
+    @app_commands.command(description="Claim the win when your opponent has not moved in time")
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def claim(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        try:
+            game_id = await play.resolve_game(interaction, game)
+        except ServiceError as error:
+            await answer_error(interaction, error)
+            return
+        await play.claim(interaction, game_id)
+
+    @app_commands.command(description="The rules of a game, in short")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        cls = GAMES[game]
+        docs = self.bot.settings.docs_url.rstrip("/")  # type: ignore[attr-defined]
+        embed = discord.Embed(title=f"{cls.title}: rules", description=cls.rules_summary)
+        embed.add_field(name="Full rules", value=f"{docs}/{cls.key}.md", inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @board.autocomplete("game")
+    @history.autocomplete("game")
+    @resign.autocomplete("game")
+    @draw.autocomplete("game")
+    @claim.autocomplete("game")
+    async def game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await play.game_autocomplete(interaction, current)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SharedCog(bot))

@@ -1,0 +1,305 @@
+"""Discord presentation shared by every game cog: embeds, board messages, buttons.
+
+Everything here turns service results (``BoardView``, ``ChallengeView``) into Discord
+messages and routes clicks back to the service. No rules, no SQL.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.service import BoardView, ChallengeView, ServiceError, StaleBoard
+
+if TYPE_CHECKING:
+    from bot.app import IdzevaBot
+
+log = logging.getLogger(__name__)
+
+BOARD_FILE = "board.png"
+COLOUR_ACTIVE = discord.Colour.from_rgb(88, 101, 242)
+COLOUR_FINISHED = discord.Colour.from_rgb(87, 242, 135)
+COLOUR_CHALLENGE = discord.Colour.from_rgb(254, 231, 92)
+LEGAL_LIST_LIMIT = 1800  # characters of legal moves shown in one ephemeral message
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def players_only(board: BoardView | ChallengeView) -> discord.AllowedMentions:
+    """Ping the players of this game and nobody else."""
+    ids = (
+        board.players if isinstance(board, BoardView) else (board.challenger_id, board.opponent_id)
+    )
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(i) for i in ids]
+    )
+
+
+def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    base = f"https://discord.com/channels/{guild_id}/{channel_id}"
+    return f"{base}/{message_id}" if message_id else base
+
+
+def board_link(board: BoardView) -> str:
+    return message_link(board.guild_id, board.thread_id or board.channel_id, board.message_id)
+
+
+# ---- board messages ------------------------------------------------------------
+
+
+def board_embed(board: BoardView) -> discord.Embed:
+    colour = COLOUR_FINISHED if board.finished else COLOUR_ACTIVE
+    embed = discord.Embed(title=f"{board.title} · game #{board.game_id}", colour=colour)
+    embed.description = f"**{board.result}**" if board.finished else board.status
+    players = " vs ".join(
+        f"{name}: {mention(uid)}" for name, uid in zip(board.seat_names, board.players, strict=True)
+    )
+    embed.add_field(name="Players", value=players, inline=False)
+    if board.last_action:
+        embed.add_field(name="Last move", value=f"`{board.last_action}`", inline=True)
+    for label, value in board.fields:
+        embed.add_field(name=label, value=value, inline=True)
+    if board.dice_needed:
+        embed.add_field(name="Roll due", value=board.dice_needed, inline=True)
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text=f"Game {board.game_id} · version {board.version}")
+    return embed
+
+
+def board_content(board: BoardView) -> str:
+    if board.finished:
+        return f"Game over: {board.result}"
+    if board.to_move_user is None:
+        return board.status
+    return f"{mention(board.to_move_user)}, your turn."
+
+
+def board_view(board: BoardView) -> discord.ui.View | None:
+    """Buttons under the latest board; None once the game is over."""
+    if board.finished:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(BoardButton(board.game_id, board.version, "moves"))
+    view.add_item(BoardButton(board.game_id, board.version, "draw"))
+    view.add_item(BoardButton(board.game_id, board.version, "resign"))
+    return view
+
+
+def board_message(board: BoardView) -> dict[str, Any]:
+    """Keyword arguments for ``send``/``send_message`` that post a board."""
+    kwargs: dict[str, Any] = {
+        "content": board_content(board),
+        "embed": board_embed(board),
+        "file": discord.File(io.BytesIO(board.image), filename=BOARD_FILE),
+        "allowed_mentions": players_only(board),
+    }
+    view = board_view(board)
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+async def post_board(interaction: discord.Interaction, board: BoardView) -> None:
+    """Answer an interaction with the new board and remember it as the latest board."""
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    await interaction.response.send_message(**board_message(board))
+    message = await interaction.original_response()
+    await retire_old_board(bot, board)
+    await bot.service.set_board_message(board.game_id, message.id)
+
+
+async def retire_old_board(bot: IdzevaBot, board: BoardView) -> None:
+    """Take the buttons off the previous board message (best effort)."""
+    if not board.message_id:
+        return
+    channel = bot.get_channel(board.thread_id or board.channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        return
+    try:
+        await channel.get_partial_message(board.message_id).edit(view=None)  # type: ignore[attr-defined]
+    except discord.HTTPException:
+        log.debug("could not retire board message %s", board.message_id)
+
+
+async def refuse(interaction: discord.Interaction, text: str) -> None:
+    """A short ephemeral answer that changes nothing."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def answer_error(interaction: discord.Interaction, error: ServiceError) -> None:
+    if isinstance(error, StaleBoard):
+        board = error.board
+        text = f"{error.message}\nCurrent board: {board_link(board)} — {board.status}"
+        await refuse(interaction, text)
+        return
+    await refuse(interaction, error.message)
+
+
+def legal_moves_text(moves: list[str]) -> str:
+    if not moves:
+        return "No legal moves right now."
+    text = " ".join(f"`{m}`" for m in moves)
+    if len(text) > LEGAL_LIST_LIMIT:
+        text = text[:LEGAL_LIST_LIMIT].rsplit(" ", 1)[0] + f" … ({len(moves)} in all)"
+    return f"Legal moves ({len(moves)}): {text}"
+
+
+# ---- challenge messages --------------------------------------------------------
+
+
+def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discord.Embed:
+    embed = discord.Embed(title=f"{challenge.title} challenge", colour=COLOUR_CHALLENGE)
+    first = {"me": "challenger", "them": "challenged player", "random": "drawn at random"}
+    lines = [
+        f"{mention(challenge.challenger_id)} challenges {mention(challenge.opponent_id)}.",
+        f"Plays first: {first.get(challenge.first, challenge.first)}",
+    ]
+    if challenge.variants:
+        lines.append(f"Variant: {', '.join(challenge.variants)}")
+    if challenge.status == "pending":
+        lines.append(f"Expires <t:{int(challenge.expires_at)}:R>.")
+    else:
+        lines.append(f"**{note or challenge.status.capitalize()}**")
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def challenge_view(challenge: ChallengeView) -> discord.ui.View | None:
+    if challenge.status != "pending":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(ChallengeButton(challenge.challenge_id, "accept"))
+    view.add_item(ChallengeButton(challenge.challenge_id, "decline"))
+    return view
+
+
+# ---- persistent buttons (they survive restarts) -------------------------------
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"idz:ch:(?P<challenge>\d+):(?P<action>accept|decline)",
+):
+    def __init__(self, challenge_id: int, action: str):
+        style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
+        super().__init__(
+            discord.ui.Button(
+                label=action.capitalize(),
+                style=style,
+                custom_id=f"idz:ch:{challenge_id}:{action}",
+            )
+        )
+        self.challenge_id = challenge_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
+        return cls(int(match["challenge"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from . import play
+
+        if self.action == "accept":
+            await play.accept(interaction, self.challenge_id)
+        else:
+            await play.decline(interaction, self.challenge_id)
+
+
+class BoardButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"idz:g:(?P<game>\d+):(?P<version>\d+):(?P<action>moves|draw|resign|resign!)",
+):
+    LABELS = {
+        "moves": ("Legal moves", discord.ButtonStyle.secondary),
+        "draw": ("Offer draw", discord.ButtonStyle.secondary),
+        "resign": ("Resign", discord.ButtonStyle.danger),
+        "resign!": ("Yes, resign", discord.ButtonStyle.danger),
+    }
+
+    def __init__(self, game_id: int, version: int, action: str):
+        label, style = self.LABELS[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"idz:g:{game_id}:{version}:{action}"
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
+        return cls(int(match["game"]), int(match["version"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from . import play
+
+        await play.board_button(interaction, self.game_id, self.version, self.action)
+
+
+class DrawAnswerButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"idz:dr:(?P<game>\d+):(?P<answer>yes|no)",
+):
+    def __init__(self, game_id: int, answer: str):
+        label, style = (
+            ("Accept draw", discord.ButtonStyle.success)
+            if answer == "yes"
+            else ("Decline", discord.ButtonStyle.secondary)
+        )
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"idz:dr:{game_id}:{answer}")
+        )
+        self.game_id = game_id
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
+        return cls(int(match["game"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from . import play
+
+        await play.answer_draw(interaction, self.game_id, self.answer == "yes")
+
+
+class ClaimButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"idz:cl:(?P<game>\d+)",
+):
+    def __init__(self, game_id: int):
+        super().__init__(
+            discord.ui.Button(
+                label="Claim the win",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"idz:cl:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from . import play
+
+        await play.claim(interaction, self.game_id)
+
+
+DYNAMIC_ITEMS = (ChallengeButton, BoardButton, DrawAnswerButton, ClaimButton)
+
+
+def single_button_view(item: discord.ui.Item) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(item)
+    return view
