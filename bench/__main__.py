@@ -1,5 +1,6 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines
+from . import engines, service
 
 engines.main()
+service.main()

@@ -1,0 +1,101 @@
+"""Whole move handling through the game service on a real SQLite file, and autocomplete.
+
+A move here is everything the bot does for ``/shax move`` but talk to Discord: load the
+game, validate, write state and move row in one transaction, render the new board (in a
+worker thread). Autocomplete goes through the cog's own function with a stand-in
+interaction, so it measures the same code Discord calls on every keystroke.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from pathlib import Path
+from types import SimpleNamespace
+
+from bot.config import Settings
+from bot.service import GameService
+from bot.store import Store
+from cogs.play import move_autocomplete
+
+from .timing import summary_row
+
+GUILD, CHANNEL, ALICE, BOB = 1, 2, 101, 102
+TARGETS = {"shax": ("<= 60 ms", "<= 20 ms")}
+
+
+def fake_interaction(service: GameService, user_id: int, typed_game: str) -> SimpleNamespace:
+    """The attributes ``cogs.play.move_autocomplete`` reads from a discord.Interaction."""
+    return SimpleNamespace(
+        client=SimpleNamespace(service=service),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user=SimpleNamespace(id=user_id),
+        namespace=SimpleNamespace(game=typed_game),
+    )
+
+
+async def start_game(service: GameService, kind: str) -> int:
+    challenge = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        kind=kind,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        first="me",
+    )
+    board = await service.accept_challenge(challenge.challenge_id, BOB)
+    return board.game_id
+
+
+async def bench_async(kind: str, games: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    move_times: list[float] = []
+    complete_times: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(str(Path(folder) / "bench.db"))
+        service = GameService(store, settings=Settings(db_path=":unused:"))
+        try:
+            for _ in range(games):
+                game_id = await start_game(service, kind)
+                await play_one(service, game_id, rng, move_times, complete_times)
+        finally:
+            await store.close()
+    legal_target, complete_target = TARGETS.get(kind, ("", ""))
+    return [
+        f"{kind} through the service: {len(move_times)} moves in {games} games (SQLite file)",
+        summary_row("whole move", move_times, f"target p50 {legal_target}"),
+        summary_row("autocomplete answer", complete_times, f"target p50 {complete_target}"),
+    ]
+
+
+async def play_one(
+    service: GameService,
+    game_id: int,
+    rng: random.Random,
+    move_times: list[float],
+    complete_times: list[float],
+) -> None:
+    loop = asyncio.get_running_loop()
+    board = await service.board(game_id, GUILD)
+    while not board.finished and len(move_times) < 10_000:
+        user = board.to_move_user
+        assert user is not None
+        typed = rng.choice(["", "d", "x", "a1", "-"])
+        started = loop.time()
+        await move_autocomplete(fake_interaction(service, user, str(game_id)), typed, board.kind)
+        complete_times.append((loop.time() - started) * 1000)
+        move = rng.choice(await service.legal_moves(game_id, GUILD))
+        started = loop.time()
+        board = await service.move(game_id, user, move, guild_id=GUILD)
+        move_times.append((loop.time() - started) * 1000)
+
+
+def bench_service(kind: str = "shax", games: int = 3, seed: int = 5) -> list[str]:
+    return asyncio.run(bench_async(kind, games, seed))
+
+
+def main() -> None:
+    print("\n".join(bench_service()))
+    print()
