@@ -265,6 +265,10 @@ class Game(ABC):
         assert seat is not None
         return f"{self.seat_names[seat]} to {self._action_word()} ({self.phase})"
 
+    def describe_move(self, move: str) -> str:
+        """A short human reading of a legal move for menus, e.g. "hole 7: sow 3, ends in 12"."""
+        return move
+
     def summary(self) -> list[tuple[str, str]]:
         """(label, value) pairs describing the position for players, e.g. pieces in hand."""
         return [("Phase", self.phase)]
