@@ -62,6 +62,9 @@ class IdzevaBot(commands.Bot):
         self.tick_seconds = tick_seconds
         self.store: Store | None = None
         self.service: GameService = None  # type: ignore[assignment]  # set in setup_hook
+        # Set here, not in setup_hook: a harness that wraps the tree's handler (SimCord records
+        # errors that way) attaches before login, and must not have its wrapper replaced.
+        self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.db_path)
@@ -73,7 +76,6 @@ class IdzevaBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.tree.on_error = self.on_app_command_error
         await self.sync_commands()
         self.deadlines.change_interval(seconds=self.tick_seconds)
         self.deadlines.start()

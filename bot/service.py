@@ -298,9 +298,9 @@ class GameService:
 
     # ---- reading games -------------------------------------------------------------
 
-    async def board(self, game_id: int, guild_id: int) -> BoardView:
+    async def board(self, game_id: int, guild_id: int, *, with_image: bool = True) -> BoardView:
         row, game = await self._load(game_id, guild_id)
-        return await self._view(row, game)
+        return await self._view(row, game, with_image=with_image)
 
     async def legal_moves(self, game_id: int, guild_id: int) -> list[str]:
         """Cached per (game, version): autocomplete calls this on every keystroke."""
@@ -474,7 +474,7 @@ class GameService:
         """Load, check the version, apply ``action``, write ``WHERE version = v``."""
         row, game = await self._load(game_id, guild_id)
         if expected_version is not None and expected_version != row.version:
-            raise StaleBoard(await self._view(row, game))
+            raise StaleBoard(await self._view(row, game, with_image=False))
         if game.is_over:
             raise ServiceError(f"This game is over: {game.result_text()}.")
         now = self._clock()
@@ -488,7 +488,7 @@ class GameService:
         if not await self._store.update_game(
             row.id, row.version, new_log_entries=entries, **columns
         ):
-            raise StaleBoard(await self.board(game_id, guild_id))
+            raise StaleBoard(await self.board(game_id, guild_id, with_image=False))
         return await self._view(replace(row, version=row.version + 1, **columns), game)
 
     def _timer_columns(self, before: int | None, game: Game, now: float) -> dict[str, Any]:
@@ -545,7 +545,10 @@ class GameService:
             self._legal_cache.popitem(last=False)
         return legal
 
-    async def _view(self, row: GameRow, game: Game, extra: Fields = ()) -> BoardView:
+    async def _view(
+        self, row: GameRow, game: Game, extra: Fields = (), *, with_image: bool = True
+    ) -> BoardView:
+        """What to show; ``with_image=False`` skips rendering for callers that only check."""
         legal = self._cache_legal(row, game)
         seat = game.to_move
         spec = game.dice_needed()
@@ -566,7 +569,7 @@ class GameService:
             fields=tuple(game.summary()) + _extra_fields(row, game) + tuple(extra),
             finished=game.is_over,
             result=game.result_text() if game.is_over else None,
-            image=await self._render(game),
+            image=await self._render(game) if with_image else b"",
             dice_needed=None if spec is None else str(spec),
             legal_count=len(legal),
         )

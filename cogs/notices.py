@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord.ext import commands
 
 from bot.service import Notice
 
 from .ui import ClaimButton, challenge_embed, single_button_view
+
+log = logging.getLogger(__name__)
 
 
 def notice_channel(bot: commands.Bot, notice: Notice) -> discord.abc.Messageable | None:
@@ -22,6 +26,7 @@ async def post_notice(bot: commands.Bot, notice: Notice) -> None:
     only_them = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
     if notice.kind == "challenge_expired":
         await expire_challenge(bot, channel, notice)
+        await channel.send(notice.text, allowed_mentions=only_them)
     elif notice.kind == "claimable" and notice.game_id is not None:
         view = single_button_view(ClaimButton(notice.game_id))
         await channel.send(notice.text, view=view, allowed_mentions=only_them)
@@ -32,8 +37,12 @@ async def post_notice(bot: commands.Bot, notice: Notice) -> None:
 async def expire_challenge(
     bot: commands.Bot, channel: discord.abc.Messageable, notice: Notice
 ) -> None:
+    """Mark the challenge message expired and take its buttons off (best effort)."""
     if notice.challenge_id is None or notice.message_id is None:
         return
     challenge = await bot.service.get_challenge(notice.challenge_id)  # type: ignore[attr-defined]
     message = channel.get_partial_message(notice.message_id)  # type: ignore[attr-defined]
-    await message.edit(embed=challenge_embed(challenge, note="Expired"), view=None)
+    try:
+        await message.edit(embed=challenge_embed(challenge, note="Expired"), view=None)
+    except discord.HTTPException:  # deleted meanwhile: the challenger is still told below
+        log.info("could not mark challenge %s expired", notice.challenge_id)

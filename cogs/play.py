@@ -25,8 +25,8 @@ from .ui import (
     mention,
     players_only,
     post_board,
+    refresh_board,
     refuse,
-    retire_old_board,
     single_button_view,
 )
 
@@ -218,7 +218,7 @@ async def show_board(interaction: discord.Interaction, game: str | None) -> None
     except ServiceError as error:
         await answer_error(interaction, error)
         return
-    await post_board(interaction, board)
+    await post_board(interaction, board, show_here=True)
 
 
 async def resign(
@@ -244,6 +244,9 @@ async def offer_draw(interaction: discord.Interaction, game_id: int) -> None:
     except ServiceError as error:
         await answer_error(interaction, error)
         return
+    if board.finished:  # the opponent's offer was standing: this agreed to it
+        await post_board(interaction, board)
+        return
     others = [p for p in board.players if p != interaction.user.id]
     view = discord.ui.View(timeout=None)
     view.add_item(DrawAnswerButton(game_id, "yes"))
@@ -254,6 +257,7 @@ async def offer_draw(interaction: discord.Interaction, game_id: int) -> None:
         view=view,
         allowed_mentions=players_only(board),
     )
+    await refresh_board(interaction.client, board)  # type: ignore[arg-type]
 
 
 async def answer_draw(interaction: discord.Interaction, game_id: int, accepted: bool) -> None:
@@ -272,15 +276,9 @@ async def answer_draw(interaction: discord.Interaction, game_id: int, accepted: 
         allowed_mentions=discord.AllowedMentions.none(),
     )
     if accepted:
-        await post_followup_board(interaction, board)
-
-
-async def post_followup_board(interaction: discord.Interaction, board: BoardView) -> None:
-    """Post a board after the interaction was already answered (e.g. by an edit)."""
-    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
-    message = await interaction.followup.send(**board_message(board), wait=True)
-    await retire_old_board(bot, board)
-    await bot.service.set_board_message(board.game_id, message.id)
+        await post_board(interaction, board)
+    else:
+        await refresh_board(interaction.client, board)  # type: ignore[arg-type]
 
 
 async def claim(interaction: discord.Interaction, game_id: int) -> None:

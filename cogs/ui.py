@@ -47,7 +47,7 @@ def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str:
 
 
 def board_link(board: BoardView) -> str:
-    return message_link(board.guild_id, board.thread_id or board.channel_id, board.message_id)
+    return message_link(board.guild_id, home_id(board), board.message_id)
 
 
 # ---- board messages ------------------------------------------------------------
@@ -105,20 +105,63 @@ def board_message(board: BoardView) -> dict[str, Any]:
     return kwargs
 
 
-async def post_board(interaction: discord.Interaction, board: BoardView) -> None:
-    """Answer an interaction with the new board and remember it as the latest board."""
+def home_id(board: BoardView) -> int:
+    """Where the game is played: its thread, or its channel when it has none."""
+    return board.thread_id or board.channel_id
+
+
+async def post_board(
+    interaction: discord.Interaction, board: BoardView, *, show_here: bool = False
+) -> None:
+    """Post a board after ``interaction`` and keep the game's latest board in its home.
+
+    In the game's thread (or channel) the board answers the interaction and becomes the latest
+    board. From elsewhere, a changed board is posted in the game's home and the player gets a
+    private pointer there, so the record stays in one place and board links stay right;
+    ``show_here`` (``/game board``) shows it where asked instead, without making it the latest.
+    """
     bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    at_home = interaction.channel_id == home_id(board)
+    if at_home or show_here:
+        message = await answer_with_board(interaction, board)
+        if at_home:
+            await make_latest_board(bot, board, message.id)
+        return
+    home = bot.get_channel(home_id(board))
+    if isinstance(home, discord.abc.Messageable):
+        summary = board.result if board.finished else board.status
+        # Answer first (the upload below may be slow), pointing at the game's thread/channel.
+        await tell(
+            interaction,
+            f"{board.title} #{board.game_id}: {summary}. The board: <#{home_id(board)}>",
+        )
+        try:
+            message = await home.send(**board_message(board))
+        except discord.HTTPException:
+            log.info("game %s: could not post in its home; answering in place", board.game_id)
+        else:
+            await make_latest_board(bot, board, message.id)
+            return
+    await answer_with_board(interaction, board)
+
+
+async def answer_with_board(interaction: discord.Interaction, board: BoardView) -> discord.Message:
+    if interaction.response.is_done():
+        return await interaction.followup.send(**board_message(board), wait=True)
     await interaction.response.send_message(**board_message(board))
-    message = await interaction.original_response()
+    return await interaction.original_response()
+
+
+async def make_latest_board(bot: IdzevaBot, board: BoardView, message_id: int) -> None:
     await retire_old_board(bot, board)
-    await bot.service.set_board_message(board.game_id, message.id)
+    await bot.service.set_board_message(board.game_id, message_id)
 
 
 async def retire_old_board(bot: IdzevaBot, board: BoardView) -> None:
     """Take the buttons off the previous board message (best effort)."""
     if not board.message_id:
         return
-    channel = bot.get_channel(board.thread_id or board.channel_id)
+    channel = bot.get_channel(home_id(board))
     if not isinstance(channel, discord.abc.Messageable):
         return
     try:
@@ -127,12 +170,37 @@ async def retire_old_board(bot: IdzevaBot, board: BoardView) -> None:
         log.debug("could not retire board message %s", board.message_id)
 
 
-async def refuse(interaction: discord.Interaction, text: str) -> None:
-    """A short ephemeral answer that changes nothing."""
+async def refresh_board(bot: IdzevaBot, board: BoardView) -> None:
+    """Give the latest board the buttons of a new version of the same position.
+
+    A draw offer (or its refusal) bumps the game's version; without this the latest board's
+    buttons would answer "outdated". Only the buttons change: the embed shows the uploaded
+    picture, which an edit is best not to touch.
+    """
+    if not board.message_id:
+        return
+    channel = bot.get_channel(home_id(board))
+    if not isinstance(channel, discord.abc.Messageable):
+        return
+    try:
+        await channel.get_partial_message(board.message_id).edit(  # type: ignore[attr-defined]
+            view=board_view(board)
+        )
+    except discord.HTTPException:
+        log.debug("could not refresh board message %s", board.message_id)
+
+
+async def tell(interaction: discord.Interaction, text: str) -> None:
+    """A short ephemeral answer."""
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+async def refuse(interaction: discord.Interaction, text: str) -> None:
+    """A short ephemeral answer that changes nothing."""
+    await tell(interaction, text)
 
 
 async def answer_error(interaction: discord.Interaction, error: ServiceError) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass, field
 
@@ -47,6 +48,47 @@ class World:
     bob: object
     carol: object
 
+    async def restart(self) -> None:
+        """Stop the bot and start a new one on the same database, as a redeploy would."""
+        old = self.env.bot
+        await self.env.restart_bot(self.make_bot())
+        if old.store is not None:  # SimCord detaches the old bot without closing it
+            await old.store.close()
+            old.store = None
+
+
+class _Recorder(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_logged_errors():
+    """Fail on any error the bot only logged.
+
+    SimCord re-raises what reaches the command tree's error handler, but discord.py swallows
+    (and logs) exceptions in persistent-button callbacks, and the deadline loop logs its own
+    failures: those would otherwise pass unnoticed. Autouse, so it is torn down after the env.
+    """
+    recorder = _Recorder()
+    root = logging.getLogger()
+    root.addHandler(recorder)
+    try:
+        yield recorder
+    finally:
+        root.removeHandler(recorder)
+    logged = [
+        f"{r.name}: {r.getMessage()}\n{logging.Formatter().formatException(r.exc_info)}"
+        if r.exc_info
+        else f"{r.name}: {r.getMessage()}"
+        for r in recorder.records
+    ]
+    assert not logged, "the bot logged errors:\n" + "\n".join(logged)
+
 
 @pytest.fixture
 def db_path(tmp_path):
@@ -59,14 +101,26 @@ def clock():
 
 
 @pytest.fixture
-def make_bot(db_path, clock):
-    """Builds a fresh bot on the same database and clock (a restart uses a new one)."""
+async def make_bot(db_path, clock):
+    """Builds a fresh bot on the same database and clock (a restart uses a new one).
+
+    SimCord detaches a bot without calling ``close()``, so the stores are closed here, after
+    the env has shut down: an open aiosqlite connection is a non-daemon thread that would keep
+    pytest from exiting (after a failure the traceback keeps the bot alive).
+    """
     settings = Settings(db_path=db_path)
+    built = []
 
     def build():
-        return create_bot(settings, clock=clock, roller=SeededRoller())
+        bot = create_bot(settings, clock=clock, roller=SeededRoller())
+        built.append(bot)
+        return bot
 
-    return build
+    yield build
+    for bot in built:
+        if bot.store is not None:
+            await bot.store.close()
+            bot.store = None
 
 
 @pytest.fixture

@@ -1,0 +1,25 @@
+"""An unexpected failure is answered politely and still reported (never silenced)."""
+
+from __future__ import annotations
+
+import discord
+
+from .helpers import refused
+
+
+async def test_a_failing_command_is_answered_and_reported(world, no_logged_errors):
+    w = world
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database on fire")
+
+    w.env.bot.service.list_games = broken
+    result = await w.alice.slash(w.channel, "game list")
+    refused(result, "Something went wrong on our side; nothing was changed.")
+    # SimCord saw it too (the bot's handler wraps, not replaces, the harness's one) ...
+    [error] = w.env.errors  # reading acknowledges it, so teardown does not re-raise it
+    assert isinstance(error, discord.app_commands.CommandInvokeError)
+    assert str(error.original) == "database on fire"
+    # ... and so did the log.
+    assert [r.getMessage() for r in no_logged_errors.records] == ["command failed"]
+    no_logged_errors.records.clear()
