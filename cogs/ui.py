@@ -54,20 +54,26 @@ def board_link(board: BoardView) -> str:
 
 
 def board_embed(board: BoardView) -> discord.Embed:
+    """Status and last move on top, one field per seat (player and their counts), then the rest."""
     colour = COLOUR_FINISHED if board.finished else COLOUR_ACTIVE
     embed = discord.Embed(title=f"{board.title} · game #{board.game_id}", colour=colour)
-    embed.description = f"**{board.result}**" if board.finished else board.status
-    players = " vs ".join(
-        f"{name}: {mention(uid)}" for name, uid in zip(board.seat_names, board.players, strict=True)
-    )
-    embed.add_field(name="Players", value=players, inline=False)
+    lines = [f"**{board.result}**" if board.finished else board.status]
     if board.last_action:
-        embed.add_field(name="Last move", value=f"`{board.last_action}`", inline=True)
+        lines.append(f"Last move: `{board.last_action}`")
+    embed.description = "\n".join(lines)
+    per_seat = {label: value for label, value in board.fields if label in board.seat_names}
+    for name, user_id in zip(board.seat_names, board.players, strict=True):
+        detail = per_seat.get(name)
+        embed.add_field(
+            name=name, value=mention(user_id) + (f"\n{detail}" if detail else ""), inline=True
+        )
     for label, value in board.fields:
-        embed.add_field(name=label, value=value, inline=True)
+        if label not in per_seat:
+            embed.add_field(name=label, value=value, inline=True)
     if board.dice_needed:
         embed.add_field(name="Roll due", value=board.dice_needed, inline=True)
-    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    if board.image:
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game {board.game_id} · version {board.version}")
     return embed
 
@@ -96,9 +102,10 @@ def board_message(board: BoardView) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "content": board_content(board),
         "embed": board_embed(board),
-        "file": discord.File(io.BytesIO(board.image), filename=BOARD_FILE),
         "allowed_mentions": players_only(board),
     }
+    if board.image:  # empty when rendering failed: the embed still tells the position
+        kwargs["file"] = discord.File(io.BytesIO(board.image), filename=BOARD_FILE)
     view = board_view(board)
     if view is not None:
         kwargs["view"] = view

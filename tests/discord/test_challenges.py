@@ -48,7 +48,8 @@ async def test_challenge_options(world):
     await w.bob.click(message, label="Accept")
     board = latest_board(w.channel.threads[0])
     assert board.content == f"{w.bob.mention}, your turn."
-    assert field_value(board, "Players") == f"White: {w.bob.mention} vs Black: {w.alice.mention}"
+    assert field_value(board, "White") == f"{w.bob.mention}\n0 on board, 12 in hand"
+    assert field_value(board, "Black") == f"{w.alice.mention}\n0 on board, 12 in hand"
     assert field_value(board, "Variants") == "two-removals"
     assert field_value(board, "First move") == (
         f"chosen by {w.alice.mention}: {w.bob.mention} plays White"

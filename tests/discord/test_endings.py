@@ -32,7 +32,7 @@ async def test_resign_with_the_button_asks_for_confirmation(world):
     done = public(await w.alice.click(confirm.response, label="Yes, resign"))
     assert done.channel_id == match.where.id
     assert done.content == "Game over: Black wins: resignation"
-    assert description(done) == "**Black wins: resignation**"
+    assert description(done) == "**Black wins: resignation**\nLast move: `d2`"
     await assert_board_image(done)
     assert [labels(m) for m in boards(match.where)] == [[], [], []]
     refused(await w.bob.slash(match.where, "shax move", move="d3"), "This game is over")

@@ -37,9 +37,8 @@ async def test_challenge_accept_and_play_to_a_win(world):
         assert labels(message) == []
     final = posted[-1]
     assert final.content == f"Game over: {SHAX_RESULT}"
-    assert description(final) == f"**{SHAX_RESULT}**"
-    assert field_value(final, "Last move") == "`e5-e4 xd6`"
-    assert field_value(final, "Black") == "2 on board, 0 in hand"
+    assert description(final) == f"**{SHAX_RESULT}**\nLast move: `e5-e4 xd6`"
+    assert field_value(final, "Black") == f"{match.black.mention}\n2 on board, 0 in hand"
     assert footer(final) == f"Game {match.game_id} · version 52"
     assert labels(final) == []
     # Boards mention whoever is to move next.
