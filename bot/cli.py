@@ -181,7 +181,11 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     play_moves(game, args.moves, args.dice)
     out.write(game.text_board() + "\n\n" + status_text(game) + "\n")
     if args.png:
-        Path(args.png).write_bytes(render_png(game))
+        try:
+            image = render_png(game)
+        except KeyError:
+            raise CliError(f"no board image for {game.title} yet") from None
+        Path(args.png).write_bytes(image)
         out.write(f"Image written to {args.png}\n")
     return 0
 

@@ -7,8 +7,9 @@ from typing import Any
 
 from .base import DiceSpec, Game, IllegalMove, LogEntry, Outcome
 from .shax import Shax
+from .tchela import Tchela
 
-GAMES: dict[str, type[Game]] = {cls.key: cls for cls in (Shax,)}
+GAMES: dict[str, type[Game]] = {cls.key: cls for cls in (Shax, Tchela)}
 
 __all__ = [
     "GAMES",
