@@ -14,13 +14,21 @@ from .ui import ClaimButton, challenge_embed, single_button_view
 log = logging.getLogger(__name__)
 
 
-def notice_channel(bot: commands.Bot, notice: Notice) -> discord.abc.Messageable | None:
-    channel = bot.get_channel(notice.thread_id or notice.channel_id)
+async def notice_channel(bot: commands.Bot, notice: Notice) -> discord.abc.Messageable | None:
+    """The game's thread or channel; an archived thread is not cached, so fetch it then."""
+    channel_id = notice.thread_id or notice.channel_id
+    channel = bot.get_channel(channel_id)
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            log.info("notice for %s: channel %s is gone", notice.game_id, channel_id)
+            return None
     return channel if isinstance(channel, discord.abc.Messageable) else None
 
 
 async def post_notice(bot: commands.Bot, notice: Notice) -> None:
-    channel = notice_channel(bot, notice)
+    channel = await notice_channel(bot, notice)
     if channel is None:
         return
     only_them = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
