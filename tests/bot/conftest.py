@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import random
 import sqlite3
-from dataclasses import dataclass, field
 
 import pytest
 
 from bot.config import Settings
 from bot.service import BoardView, GameService
 from bot.store import Store
-from games import DiceSpec, Shax
+from games import Shax
+from tests.fakes import START, FakeClock, SeededRoller  # noqa: F401  (START re-exported)
 
-START = 1_800_000_000.0
 HOUR = 3600.0
 DAY = 24 * HOUR
 # Realistically large Discord snowflakes (they must survive JSON and SQLite's json_each).
@@ -23,30 +21,6 @@ GUILD, OTHER_GUILD, CHANNEL = (
     1_200_000_000_000_000_003,
 )
 ALICE, BOB, CAROL = 1_234_567_890_123_456_781, 1_234_567_890_123_456_782, 1_234_567_890_123_456_783
-
-
-@dataclass
-class FakeClock:
-    now: float = START
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@dataclass
-class SeededRoller:
-    seed: int = 7
-    calls: list[DiceSpec] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
-
-    def __call__(self, spec: DiceSpec) -> tuple[int, ...]:
-        self.calls.append(spec)
-        return tuple(self.rng.randint(1, spec.sides) for _ in range(spec.count))
 
 
 def fake_renderer(game) -> bytes:

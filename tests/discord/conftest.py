@@ -3,36 +3,14 @@
 from __future__ import annotations
 
 import logging
-import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 import simcord
 
 from bot.app import create_bot
 from bot.config import Settings
-from games import DiceSpec
-
-START = 1_800_000_000.0  # a fixed epoch second for deterministic deadlines
-
-
-@dataclass
-class FakeClock:
-    now: float = START
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@dataclass
-class SeededRoller:
-    rng: random.Random = field(default_factory=lambda: random.Random(7))
-
-    def __call__(self, spec: DiceSpec) -> tuple[int, ...]:
-        return tuple(self.rng.randint(1, spec.sides) for _ in range(spec.count))
+from tests.fakes import FakeClock, SeededRoller
 
 
 @dataclass

@@ -1,0 +1,36 @@
+"""Test doubles shared by the service and SimCord tests: a clock to move, seeded dice."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from games import DiceSpec
+
+START = 1_800_000_000.0  # a fixed epoch second for deterministic deadlines
+
+
+@dataclass
+class FakeClock:
+    now: float = START
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class SeededRoller:
+    """Dice from a seeded generator; remembers every roll asked for."""
+
+    seed: int = 7
+    calls: list[DiceSpec] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def __call__(self, spec: DiceSpec) -> tuple[int, ...]:
+        self.calls.append(spec)
+        return tuple(self.rng.randint(1, spec.sides) for _ in range(spec.count))
