@@ -34,11 +34,17 @@ def move_list(*parts: str) -> list[str]:
 
 SHAX_GAME = move_list(SHAX_PLACEMENT, SHAX_MOVEMENT)
 
+# One Tchela game, 9 plies in. South's 3+s sows 4 counters, drops one into its store,
+# relays from 7 (5 counters) and from 11 (3), and ends in its empty inner hole 14, capturing
+# North's 11 and the 6 behind it (blue start ring and drop order, purple pick-ups, red rings).
+TCHELA_GAME = move_list("open14 open11 14 15 16 8+s 2 14 3+s")
+
 SCREENSHOTS: dict[str, tuple[str, list[str]]] = {
     # Mid placement: 15 pieces down, Black to place, the last placement ringed.
     "shax-placement.png": ("shax", SHAX_GAME[:15]),
     # Movement: Black's step g1-g4 closes g4-f4-e4 and removes d3 (arrow, mill, cross).
     "shax-movement.png": ("shax", SHAX_GAME),
+    "tchela-board.png": ("tchela", TCHELA_GAME),
 }
 
 

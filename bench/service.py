@@ -22,7 +22,8 @@ from cogs.play import move_autocomplete
 from .timing import summary_row
 
 GUILD, CHANNEL, ALICE, BOB = 1, 2, 101, 102
-TARGETS = {"shax": ("<= 60 ms", "<= 20 ms")}
+TARGETS = {"shax": ("<= 60 ms", "<= 20 ms"), "tchela": ("<= 60 ms", "<= 20 ms")}
+TYPED = {"shax": ["", "d", "x", "a1", "-"], "tchela": ["", "1", "open", "s"]}  # keystrokes
 
 
 def fake_interaction(service: GameService, user_id: int, typed_game: str) -> SimpleNamespace:
@@ -82,7 +83,7 @@ async def play_one(
     while not board.finished and len(move_times) < 10_000:
         user = board.to_move_user
         assert user is not None
-        typed = rng.choice(["", "d", "x", "a1", "-"])
+        typed = rng.choice(TYPED[board.kind])
         started = loop.time()
         await move_autocomplete(fake_interaction(service, user, str(game_id)), typed, board.kind)
         complete_times.append((loop.time() - started) * 1000)
@@ -97,5 +98,6 @@ def bench_service(kind: str = "shax", games: int = 3, seed: int = 5) -> list[str
 
 
 def main() -> None:
-    print("\n".join(bench_service()))
-    print()
+    for kind in ("shax", "tchela"):
+        print("\n".join(bench_service(kind)))
+        print()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -28,6 +29,7 @@ Clock = Callable[[], float]
 Roller = Callable[[DiceSpec], Sequence[int]]
 Renderer = Callable[[Game], bytes]
 Fields = tuple[tuple[str, str], ...]
+Choices = tuple[tuple[str, str], ...]  # (canonical move, description) per legal move
 # An action on a loaded game: mutates it (or raises ServiceError), returns extra columns.
 Action = Callable[[GameRow, Game, float], dict[str, Any]]
 
@@ -180,6 +182,7 @@ class GameService:
         self._roller = roller or system_roller
         self._renderer = renderer or default_renderer
         self._legal_cache: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
+        self._choices_cache: OrderedDict[tuple[int, int], Choices] = OrderedDict()
 
     # ---- challenges --------------------------------------------------------------
 
@@ -307,12 +310,27 @@ class GameService:
         found = await self._store.game_version(game_id)
         if found is None or found[0] != guild_id:
             raise _game_not_found(game_id)
-        cached = self._legal_cache.get((game_id, found[1]))
+        cached = _recall(self._legal_cache, (game_id, found[1]))
         if cached is not None:
-            self._legal_cache.move_to_end((game_id, found[1]))
             return list(cached)
         row, game = await self._load(game_id, guild_id)
         return self._cache_legal(row, game)
+
+    async def move_choices(self, game_id: int, guild_id: int) -> list[tuple[str, str]]:
+        """(move, description) for every legal move, for menus: ``game.describe_move`` of each,
+        in natural order (``open2`` before ``open10``). Cached per (game, version) like
+        ``legal_moves``: autocomplete calls this on every keystroke."""
+        found = await self._store.game_version(game_id)
+        if found is None or found[0] != guild_id:
+            raise _game_not_found(game_id)
+        key = (game_id, found[1])
+        cached = _recall(self._choices_cache, key)
+        if cached is None:
+            row, game = await self._load(game_id, guild_id)
+            moves = sorted(self._cache_legal(row, game), key=natural_key)
+            cached = tuple((move, game.describe_move(move)) for move in moves)
+            _remember(self._choices_cache, (row.id, row.version), cached)
+        return list(cached)
 
     async def history(self, game_id: int, guild_id: int) -> list[str]:
         """The game record, one readable line per logged action, then the result if over."""
@@ -539,10 +557,7 @@ class GameService:
 
     def _cache_legal(self, row: GameRow, game: Game) -> list[str]:
         legal = game.legal_moves()
-        self._legal_cache[(row.id, row.version)] = tuple(legal)
-        self._legal_cache.move_to_end((row.id, row.version))
-        while len(self._legal_cache) > LEGAL_CACHE_SIZE:
-            self._legal_cache.popitem(last=False)
+        _remember(self._legal_cache, (row.id, row.version), tuple(legal))
         return legal
 
     async def _view(
@@ -621,6 +636,28 @@ def last_action(entries: Sequence[LogEntry]) -> str | None:
             break
         shown.insert(0, entry)
     return " ".join(str(entry) for entry in shown)
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key reading digit runs as numbers: ``open2`` < ``open10``, ``3+s`` < ``12``."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part
+    )
+
+
+def _recall(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int]) -> Any:
+    """A cached value (marked as recently used), or None."""
+    value = cache.get(key)
+    if value is not None:
+        cache.move_to_end(key)
+    return value
+
+
+def _remember(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int], value: Any) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > LEGAL_CACHE_SIZE:
+        cache.popitem(last=False)
 
 
 def _history_line(ply: int, game: Game, entry: LogEntry) -> str:
@@ -708,7 +745,7 @@ def _illegal_message(text: str, exc: IllegalMove) -> str:
     shown = text.strip().replace("`", "")[:40] or "(nothing)"
     message = f"`{shown}` is not legal: {exc.reason.rstrip('.')}."
     if exc.legal:
-        examples = ", ".join(exc.legal[:LEGAL_EXAMPLES])
+        examples = ", ".join(sorted(exc.legal, key=natural_key)[:LEGAL_EXAMPLES])
         more = len(exc.legal) - LEGAL_EXAMPLES
         message += f" Legal moves include {examples}" + (f" and {more} more." if more > 0 else ".")
     return message

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's maximum number of choices
+CHOICE_NAME_LIMIT = 100  # Discord's maximum length of a choice's name
 
 
 def service(interaction: discord.Interaction) -> GameService:
@@ -108,17 +109,52 @@ async def game_autocomplete(
 async def move_autocomplete(
     interaction: discord.Interaction, current: str, kind: str
 ) -> list[app_commands.Choice[str]]:
-    """Legal moves of the game the command is about, filtered by what was typed."""
+    """Legal moves of the game the command is about, filtered by what was typed.
+
+    Each choice is named by the move and the game's reading of it, and its value is the
+    canonical move (the service checks it again on submission).
+    """
     try:
         option = getattr(interaction.namespace, "game", None)
         game_id = await resolve_game(interaction, option, kind)
-        moves = await service(interaction).legal_moves(game_id, guild_id(interaction))
+        choices = await service(interaction).move_choices(game_id, guild_id(interaction))
     except ServiceError:
         return []
-    typed = current.strip().lower().replace(" ", "")
-    starts = [m for m in moves if m.lower().startswith(typed)]
-    contains = [m for m in moves if typed in m.lower() and m not in starts]
-    return [app_commands.Choice(name=m, value=m) for m in (starts + contains)[:AUTOCOMPLETE_LIMIT]]
+    return [
+        app_commands.Choice(name=move_choice_name(move, text), value=move)
+        for move, text in filter_moves(choices, current)[:AUTOCOMPLETE_LIMIT]
+    ]
+
+
+def filter_moves(choices: list[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
+    """The (move, description) pairs matching ``typed``: moves that start with it first, then
+    moves that contain it, then moves whose description contains it."""
+    compact = typed.strip().lower().replace(" ", "")
+    words = " ".join(typed.lower().split())
+    starts: list[tuple[str, str]] = []
+    contains: list[tuple[str, str]] = []
+    described: list[tuple[str, str]] = []
+    for move, description in choices:
+        canonical = move.lower()
+        if canonical.startswith(compact):
+            starts.append((move, description))
+        elif compact in canonical:
+            contains.append((move, description))
+        elif words in description.lower():
+            described.append((move, description))
+    return starts + contains + described
+
+
+def move_choice_name(move: str, description: str) -> str:
+    """``"7+s · hole 7 — sow 3, …"``: the move first, so it can be typed; just the move when
+    the game has nothing to add. Discord allows 100 characters."""
+    if not description or description == move:
+        return move[:CHOICE_NAME_LIMIT]
+    name = f"{move} · {description}"
+    if len(name) <= CHOICE_NAME_LIMIT:
+        return name
+    cut = name[: CHOICE_NAME_LIMIT - 1].rsplit(" ", 1)[0].rstrip(" ,—·")
+    return cut + "…"
 
 
 # ---- challenges -----------------------------------------------------------------

@@ -30,7 +30,8 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
             await answer_error(interaction, error)
             return
         if not games:
-            await refuse(interaction, "You have no games here. Start one with `/shax challenge`.")
+            starts = ", ".join(f"`/{key} challenge`" for key in GAMES)
+            await refuse(interaction, f"You have no games here. Start one with {starts}.")
             return
         lines = []
         for g in games[:20]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import BoardView, ChallengeView, ServiceError, StaleBoard
+from bot.service import BoardView, ChallengeView, ServiceError, StaleBoard, natural_key
 
 if TYPE_CHECKING:
     from bot.app import IdzevaBot
@@ -25,6 +25,10 @@ COLOUR_ACTIVE = discord.Colour.from_rgb(88, 101, 242)
 COLOUR_FINISHED = discord.Colour.from_rgb(87, 242, 135)
 COLOUR_CHALLENGE = discord.Colour.from_rgb(254, 231, 92)
 LEGAL_LIST_LIMIT = 1800  # characters of legal moves shown in one ephemeral message
+LAST_MOVE = "Last move"  # a summary field that the board's description shows instead
+INLINE_FIELD_LIMIT = 40  # longer field values get the embed's full width
+DESCRIPTION_LIMIT, FIELD_NAME_LIMIT, FIELD_VALUE_LIMIT = 4096, 256, 1024  # Discord's limits
+MENTION = re.compile(r"<@!?\d+>")  # shown as a short @name
 
 
 def mention(user_id: int) -> str:
@@ -54,28 +58,45 @@ def board_link(board: BoardView) -> str:
 
 
 def board_embed(board: BoardView) -> discord.Embed:
-    """Status and last move on top, one field per seat (player and their counts), then the rest."""
+    """Status and last move on top, one field per seat (player and their counts), then the rest.
+
+    A game that reads its last move itself (a ``Last move`` entry in its summary, e.g. where a
+    sowing ended and what it captured) has that reading on top instead of the bare notation.
+    Short fields sit side by side; long ones get the full width.
+    """
     colour = COLOUR_FINISHED if board.finished else COLOUR_ACTIVE
     embed = discord.Embed(title=f"{board.title} · game #{board.game_id}", colour=colour)
     lines = [f"**{board.result}**" if board.finished else board.status]
-    if board.last_action:
-        lines.append(f"Last move: `{board.last_action}`")
-    embed.description = "\n".join(lines)
+    told = dict(board.fields).get(LAST_MOVE)
+    if told:
+        lines.append(f"{LAST_MOVE}: {told}")
+    elif board.last_action:
+        lines.append(f"{LAST_MOVE}: `{board.last_action}`")
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     per_seat = {label: value for label, value in board.fields if label in board.seat_names}
     for name, user_id in zip(board.seat_names, board.players, strict=True):
         detail = per_seat.get(name)
-        embed.add_field(
-            name=name, value=mention(user_id) + (f"\n{detail}" if detail else ""), inline=True
-        )
+        add_field(embed, name, mention(user_id) + (f"\n{detail}" if detail else ""))
     for label, value in board.fields:
-        if label not in per_seat:
-            embed.add_field(name=label, value=value, inline=True)
+        if label not in per_seat and label != LAST_MOVE:
+            add_field(embed, label, value)
     if board.dice_needed:
-        embed.add_field(name="Roll due", value=board.dice_needed, inline=True)
+        add_field(embed, "Roll due", board.dice_needed)
     if board.image:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=f"Game {board.game_id} · version {board.version}")
     return embed
+
+
+def add_field(embed: discord.Embed, name: str, value: str) -> None:
+    """A field within Discord's limits; side by side unless it is long."""
+    value = clip(value, FIELD_VALUE_LIMIT) or "—"
+    inline = len(MENTION.sub("@someone", value)) <= INLINE_FIELD_LIMIT
+    embed.add_field(name=clip(name, FIELD_NAME_LIMIT), value=value, inline=inline)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def board_content(board: BoardView) -> str:
@@ -222,7 +243,7 @@ async def answer_error(interaction: discord.Interaction, error: ServiceError) ->
 def legal_moves_text(moves: list[str]) -> str:
     if not moves:
         return "No legal moves right now."
-    text = " ".join(f"`{m}`" for m in moves)
+    text = " ".join(f"`{m}`" for m in sorted(moves, key=natural_key))
     if len(text) > LEGAL_LIST_LIMIT:
         text = text[:LEGAL_LIST_LIMIT].rsplit(" ", 1)[0] + f" … ({len(moves)} in all)"
     return f"Legal moves ({len(moves)}): {text}"

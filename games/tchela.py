@@ -635,6 +635,8 @@ def describe(record: dict[str, Any], layout: Layout) -> str:
     if record["relays"]:
         n = len(record["relays"])
         parts.append(f"{n} relay" + ("s" if n > 1 else ""))
+    if record["laps"] >= 1:  # once round the 16 holes or more
+        parts.append(f"{record['laps']:.1f} laps")
     if record["safeguard"]:
         parts.append(f"stopped by the 20-lap safeguard in hole {record['end']}")
         return ", ".join(parts)

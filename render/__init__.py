@@ -8,10 +8,11 @@ from typing import Any
 from games.base import Game
 
 from .shax import render_shax
+from .tchela import render_tchela
 
 Renderer = Callable[[Any], bytes]
 
-RENDERERS: dict[str, Renderer] = {"shax": render_shax}
+RENDERERS: dict[str, Renderer] = {"shax": render_shax, "tchela": render_tchela}
 
 __all__ = ["RENDERERS", "render_png", "render_shax"]
 

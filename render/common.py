@@ -49,6 +49,15 @@ INK_SOFT = hex_colour("#6d5236")  # secondary text
 ACCENT = hex_colour("#1d5fd1")  # last move
 DANGER = hex_colour("#c8102e")  # removals and captures
 MILL = hex_colour("#2f8f46")  # a line just completed
+WHITE_TEXT = hex_colour("#ffffff")  # text on the accent colours (badges)
+
+# Characters the bundled font lacks (they would print as boxes), and what to print instead.
+FONT_SUBSTITUTES = str.maketrans({"—": "-", "–": "-", "−": "-", "×": "x", "→": ">", "•": "·"})
+
+
+def font_safe(text: str) -> str:
+    """``text`` with the characters the bundled font cannot draw replaced by plain ones."""
+    return text.translate(FONT_SUBSTITUTES)
 
 
 @dataclass(frozen=True)
@@ -72,6 +81,33 @@ DARK_PIECE = PieceStyle(
 def font(size: int) -> ImageFont.FreeTypeFont:
     """Pillow's bundled scalable font at ``size`` final pixels (already scaled)."""
     return ImageFont.load_default(size=size * SCALE)
+
+
+@lru_cache(maxsize=4096)
+def text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
+    """``text`` rendered once as a coverage mask, with the offset of its top-left corner
+    from the anchor point (supersampled pixels). Pasting a cached mask is several times
+    faster than drawing the text again, and gives the same pixels."""
+    face = font(size)
+    stroke = SCALE // 2 if bold else 0
+    left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text(
+        (-left, -top),
+        text,
+        fill=255,
+        font=face,
+        anchor=anchor,
+        stroke_width=stroke,
+        stroke_fill=255,
+    )
+    return mask, left, top
+
+
+@lru_cache(maxsize=4096)
+def text_length(text: str, size: int) -> float:
+    """Advance width of ``text`` at ``size`` final pixels, in final pixels."""
+    return font(size).getlength(text) / SCALE
 
 
 class Painter:
@@ -162,13 +198,61 @@ class Painter:
         scaled = [(self._s(px), self._s(py)) for px, py in (end, wing_a, wing_b)]
         self.draw.polygon(scaled, fill=colour)
 
-    def text(self, xy: Point, text: str, size: int, fill: Colour, anchor: str = "mm") -> None:
-        self.draw.text(
-            (self._s(xy[0]), self._s(xy[1])), text, fill=fill, font=font(size), anchor=anchor
+    def rounded_rect(
+        self,
+        box: tuple[float, float, float, float],
+        radius: float,
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 0,
+    ) -> None:
+        scaled = tuple(self._s(v) for v in box)
+        self.draw.rounded_rectangle(
+            scaled, radius=self._s(radius), fill=fill, outline=outline, width=self._s(width)
         )
 
+    def polygon(self, points: list[Point], fill: Colour) -> None:
+        self.draw.polygon([(self._s(x), self._s(y)) for x, y in points], fill=fill)
+
+    def text(
+        self,
+        xy: Point,
+        text: str,
+        size: int,
+        fill: Colour,
+        anchor: str = "mm",
+        bold: bool = False,
+    ) -> None:
+        """``bold`` thickens the strokes (the bundled font has no bold face)."""
+        mask, left, top = text_mask(text, size, anchor, bold)
+        self.image.paste(fill, (self._s(xy[0]) + left, self._s(xy[1]) + top), mask)
+
     def text_width(self, text: str, size: int) -> float:
-        return self.draw.textlength(text, font=font(size)) / SCALE
+        return text_length(text, size)
+
+    def fitting_size(self, text: str, size: int, room: float, smallest: int) -> int:
+        """The largest size from ``size`` down to ``smallest`` at which ``text`` fits ``room``."""
+        while size > smallest and self.text_width(text, size) > room:
+            size -= 1
+        return size
+
+    def badge(
+        self,
+        center: Point,
+        text: str,
+        size: int,
+        fill: Colour,
+        text_fill: Colour = WHITE_TEXT,
+        outline: Colour | None = None,
+    ) -> tuple[float, float, float, float]:
+        """A pill-shaped label (a circle for one or two short characters); returns its box."""
+        height = size + 6
+        width = max(height, self.text_width(text, size) + size * 0.6)
+        x, y = center
+        box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+        self.rounded_rect(box, height / 2, fill, outline, 2 if outline else 0)
+        self.text((x, y + 0.5), text, size, text_fill)
+        return box
 
 
 def new_canvas(width: int, height: int, colour: Colour = PANEL) -> Image.Image:

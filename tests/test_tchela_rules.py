@@ -301,6 +301,8 @@ def test_sixteen_or_more_counters_do_not_skip_the_origin_and_relays_run_two_laps
     assert game.last["laps"] == 2.06
     assert game.last["end"] == 2
     assert game.captured == [0, 0]
+    # The embed's "Last move" line states the laps (33 positions / 16 holes = 2.06).
+    assert "8 relays, 2.1 laps, ends in hole 2" in dict(game.summary())["Last move"]
 
 
 CAPTURE_SOUTH = {10: 2, 3: 1}

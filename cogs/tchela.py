@@ -1,0 +1,85 @@
+"""``/tchela ...``: challenge and move. Everything else is in ``/game``."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from . import play
+
+KIND = "tchela"
+FIRST_CHOICES = [
+    app_commands.Choice(name="me (I play South)", value="me"),
+    app_commands.Choice(name="them (they play South)", value="them"),
+    app_commands.Choice(name="random (drawn by the server)", value="random"),
+]
+BOARD_CHOICES = [
+    app_commands.Choice(name="4x8 (four rows of eight holes)", value="4x8"),
+    app_commands.Choice(name="4x6 (four rows of six holes)", value="4x6"),
+]
+STORE_CHOICES = [
+    app_commands.Choice(name="1 (one store each)", value=1),
+    app_commands.Choice(name="2 (a second store mid inner row)", value=2),
+]
+
+
+def variants_for(board: str | None, stores: int | None) -> tuple[str, ...]:
+    """The engine's variant names for the ``board`` and ``stores`` options."""
+    chosen = []
+    if board == "4x6":
+        chosen.append("4x6")
+    if stores == 2:
+        chosen.append("two-stores")
+    return tuple(chosen)
+
+
+class TchelaCog(
+    commands.GroupCog, group_name="tchela", group_description="Tchela, a four-row mancala"
+):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.command(description="Challenge someone to a game of Tchela")
+    @app_commands.describe(
+        opponent="Who you want to play",
+        first="Who plays South (South opens first); random by default",
+        board="Four rows of eight holes (default) or of six",
+        stores="Stores per player: 1 (default) or 2",
+    )
+    @app_commands.choices(first=FIRST_CHOICES, board=BOARD_CHOICES, stores=STORE_CHOICES)
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        first: app_commands.Choice[str] | None = None,
+        board: app_commands.Choice[str] | None = None,
+        stores: app_commands.Choice[int] | None = None,
+    ) -> None:
+        variants = variants_for(board.value if board else None, stores.value if stores else None)
+        await play.challenge(
+            interaction, KIND, opponent, first.value if first else "random", variants
+        )
+
+    @app_commands.command(description="Play a move: 7 (sow hole 7), 7+s (fill the store), s, open5")
+    @app_commands.describe(move="Your move; start typing to see the legal ones", game="Which game")
+    async def move(
+        self, interaction: discord.Interaction, move: str, game: str | None = None
+    ) -> None:
+        await play.move(interaction, KIND, move, game)
+
+    @move.autocomplete("move")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await play.move_autocomplete(interaction, current, KIND)
+
+    @move.autocomplete("game")
+    async def game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await play.game_autocomplete(interaction, current, KIND)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TchelaCog(bot))
