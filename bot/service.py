@@ -364,7 +364,7 @@ class GameService:
         def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
             _require_turn(row, game, user_id)
             try:
-                game.push(text)
+                game.push_line(text)
             except IllegalMove as exc:
                 raise IllegalMoveError(_illegal_message(text, exc), exc.legal) from None
             return {"draw_offer_seat": None}  # any move clears a pending draw offer

@@ -93,6 +93,9 @@ class Game(ABC):
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
     seat_names: ClassVar[tuple[str, ...]] = ("First", "Second")
     rules_summary: ClassVar[str] = ""  # a few lines of plain text for players
+    # Games whose turn has several moves (e.g. one per die) accept a whole turn at once,
+    # moves separated by spaces: "M-SW W2-W7". Others read spaces as part of one move.
+    accepts_move_lines: ClassVar[bool] = False
 
     def __init__(self, variants: Iterable[str] = (), seats: int | None = None):
         chosen = frozenset(variants)
@@ -220,6 +223,21 @@ class Game(ABC):
         self.log.append(LogEntry(seat, move=move))
         self._legal_cache = None
         return move
+
+    def push_line(self, text: str) -> list[str]:
+        """Play what a player typed: one move, or (where the game allows) several separated by
+        spaces, all or nothing. Returns the canonical moves played."""
+        parts = text.split()
+        if not self.accepts_move_lines or len(parts) <= 1:
+            return [self.push(text)]
+        trial = self.copy()
+        for index, part in enumerate(parts, start=1):
+            try:
+                trial.push(part)
+            except IllegalMove as error:
+                reason = f"move {index} of {len(parts)}: {error.reason}"
+                raise IllegalMove(part, reason, error.legal) from None
+        return [self.push(part) for part in parts]
 
     def resign(self, seat: int) -> None:
         """``seat`` gives up; in a 2-seat game the other seat wins."""

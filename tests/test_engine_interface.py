@@ -178,3 +178,31 @@ def test_text_board_shows_the_pieces():
     assert board.count("W") == 1
     assert board.count("B") == 1
     assert len(board.splitlines()) == 14
+
+
+class LineShax(Shax):
+    """Shax with whole-turn lines switched on, to test the shared mechanism."""
+
+    accepts_move_lines = True
+
+
+def test_push_line_plays_each_move_of_a_line_in_order():
+    game = LineShax()
+    assert game.push_line(" d2  d3 ") == ["d2", "d3"]
+    assert game.moves() == ["d2", "d3"]
+
+
+def test_push_line_is_all_or_nothing_and_names_the_failing_move():
+    game = LineShax()
+    with pytest.raises(IllegalMove) as caught:
+        game.push_line("d2 d2")
+    assert caught.value.move == "d2" and caught.value.reason.startswith("move 2 of 2:")
+    assert game.moves() == []
+
+
+def test_push_line_without_lines_reads_spaces_as_part_of_one_move():
+    game = Shax()
+    assert game.push_line("d 2") == ["d2"]  # Shax ignores spaces inside a move
+    with pytest.raises(IllegalMove):
+        game.push_line("a1 a4")
+    assert game.moves() == ["d2"]
