@@ -123,7 +123,8 @@ class IdzevaBot(commands.Bot):
     ) -> None:
         """Last resort: log it and tell the user briefly; never leave them hanging."""
         log.exception("command failed", exc_info=error)
-        text = "Something went wrong on our side; nothing was changed. Please try again."
+        from cogs.ui import SORRY as text
+
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

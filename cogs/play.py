@@ -169,6 +169,7 @@ async def challenge(
 ) -> None:
     svc = service(interaction)
     try:
+        await refuse_in_game_thread(interaction)
         created = await svc.create_challenge(
             guild_id=guild_id(interaction),
             channel_id=interaction.channel_id or 0,
@@ -190,6 +191,18 @@ async def challenge(
     )
     message = await interaction.original_response()
     await svc.set_challenge_message(created.challenge_id, message.id)
+
+
+async def refuse_in_game_thread(interaction: discord.Interaction) -> None:
+    """A game's thread holds that game only: a new game there would have no home of its own."""
+    here = await service(interaction).game_in_thread(
+        guild_id(interaction), interaction.channel_id or 0
+    )
+    if here is not None:
+        raise ServiceError(
+            f"This thread belongs to {here.title} #{here.game_id}. "
+            "Challenge from the channel instead, and the new game gets its own thread."
+        )
 
 
 async def accept(interaction: discord.Interaction, challenge_id: int) -> None:

@@ -6,9 +6,12 @@ messages and routes clicks back to the service. No rules, no SQL.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import io
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -281,6 +284,24 @@ def challenge_view(challenge: ChallengeView) -> discord.ui.View | None:
 # ---- persistent buttons (they survive restarts) -------------------------------
 
 
+SORRY = "Something went wrong on our side. Please try again; `/game board` shows the current game."
+
+
+def guarded(callback: Callable[[Any, discord.Interaction], Awaitable[None]]):
+    """Answer the clicker even when a button's code fails (discord.py would only log it)."""
+
+    @functools.wraps(callback)
+    async def wrapper(item: Any, interaction: discord.Interaction) -> None:
+        try:
+            await callback(item, interaction)
+        except Exception:
+            log.exception("button %s failed", getattr(item, "custom_id", item))
+            with contextlib.suppress(discord.HTTPException):
+                await refuse(interaction, SORRY)
+
+    return wrapper
+
+
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"idz:ch:(?P<challenge>\d+):(?P<action>accept|decline)",
@@ -301,6 +322,7 @@ class ChallengeButton(
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
         return cls(int(match["challenge"]), match["action"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         from . import play
 
@@ -336,6 +358,7 @@ class BoardButton(
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
         return cls(int(match["game"]), int(match["version"]), match["action"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         from . import play
 
@@ -362,6 +385,7 @@ class DrawAnswerButton(
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
         return cls(int(match["game"]), match["answer"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         from . import play
 
@@ -386,6 +410,7 @@ class ClaimButton(
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
         return cls(int(match["game"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         from . import play
 

@@ -97,6 +97,15 @@ async def test_challenging_yourself_or_a_bot_is_refused(world):
     assert [m.content for m in w.channel.history()] == []
 
 
+async def test_a_challenge_inside_a_game_thread_is_refused(world):
+    w = world
+    match = await start_game(w)
+    before = len(match.where.history())
+    result = await w.carol.slash(match.where, "tchela challenge", opponent=w.alice)
+    refused(result, f"This thread belongs to Shax #{match.game_id}")
+    assert len(match.where.history()) == before
+
+
 async def test_expiry(world):
     w = world
     message = await challenge(w.alice, w.bob, w.channel)
