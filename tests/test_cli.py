@@ -117,3 +117,12 @@ def test_play_resign_ends_the_game(hot_seat):
     assert seat.game.outcome is not None and seat.game.outcome.winners == (0,)
     assert "Game over" in out.getvalue()
     assert seat.game.moves() == ["d2"]
+
+
+def test_run_without_a_token_exits_at_once_with_help(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert "No Discord token" in err and "idzeva play shax" in err
+    assert not (tmp_path / "idzeva.db").exists()  # nothing created without a token
