@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 from .base import DiceSpec, Game, IllegalMove, LogEntry, Outcome
+from .chebache import Chebache
 from .shax import Shax
 from .tchela import Tchela
 
-GAMES: dict[str, type[Game]] = {cls.key: cls for cls in (Shax, Tchela)}
+GAMES: dict[str, type[Game]] = {cls.key: cls for cls in (Shax, Tchela, Chebache)}
 
 __all__ = [
     "GAMES",
