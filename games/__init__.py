@@ -7,10 +7,11 @@ from typing import Any
 
 from .base import DiceSpec, Game, IllegalMove, LogEntry, Outcome
 from .chebache import Chebache
+from .sachidjun import Sachidjun
 from .shax import Shax
 from .tchela import Tchela
 
-GAMES: dict[str, type[Game]] = {cls.key: cls for cls in (Shax, Tchela, Chebache)}
+GAMES: dict[str, type[Game]] = {cls.key: cls for cls in (Shax, Tchela, Sachidjun, Chebache)}
 
 __all__ = [
     "GAMES",
