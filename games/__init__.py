@@ -7,11 +7,14 @@ from typing import Any
 
 from .base import DiceSpec, Game, IllegalMove, LogEntry, Outcome
 from .chebache import Chebache
+from .jikaida import Jikaida
 from .sachidjun import Sachidjun
 from .shax import Shax
 from .tchela import Tchela
 
-GAMES: dict[str, type[Game]] = {cls.key: cls for cls in (Shax, Tchela, Sachidjun, Chebache)}
+GAMES: dict[str, type[Game]] = {
+    cls.key: cls for cls in (Shax, Tchela, Sachidjun, Chebache, Jikaida)
+}
 
 __all__ = [
     "GAMES",

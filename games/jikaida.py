@@ -1,0 +1,894 @@
+"""Poron Jikaida (12x18, six drins) and its small form Pastang, as settled in
+``shared/rules/jikaida.md``.
+
+Seats: 0 = Yellow (south, ranks 1-6 home), 1 = Blue (north). Who moves first is not fixed by
+the rules: Yellow moves first by default; the variant ``blue-first`` (or ``set_first(seat)``
+before the first move) lets Blue start.
+
+Board squares are integers ``rank * width + file`` (both from 0). A piece is an int
+``side * 16 + kind``; 0 is an empty square. Moves are generated pseudo-legally from
+precomputed rays, then filtered with a targeted "is this square attacked" test (reverse rays
+for sliders, leapers and vaults; forward generation only for the few pieces with unusual
+reach: unmoved Deldars and Paktuns within four squares, and Pallans).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .base import Game
+
+YELLOW, BLUE = 0, 1
+SIDE_NAME = ("yellow", "blue")
+SIDE_CHAR = ("Y", "B")
+
+K, P, KA, C, J, H, PK, D, S = range(1, 10)
+CODE = {K: "K", P: "P", KA: "Ka", C: "C", J: "J", H: "H", PK: "Pk", D: "D", S: "S"}
+KIND_OF = {v: k for k, v in CODE.items()}
+NAME = {
+    K: "King",
+    P: "Pallan",
+    KA: "Kapt",
+    C: "Chuktar",
+    J: "Jiktar",
+    H: "Hikdar",
+    PK: "Paktun",
+    D: "Deldar",
+    S: "Swod",
+}
+PROMOTIONS = ("P", "Ka", "C", "J", "H", "Pk", "D")
+PROMO_WORDS = {
+    **{c.lower(): c for c in PROMOTIONS},
+    **{NAME[KIND_OF[c]].lower(): c for c in PROMOTIONS},
+}
+DRINS = {  # name -> (file offset, rank offset)
+    "mortil": (0, 0),
+    "zhantil": (6, 0),
+    "neemu": (0, 6),
+    "leem": (6, 6),
+    "wersting": (0, 12),
+    "chavonth": (6, 12),
+}
+DRIN_AT = {v: k.capitalize() for k, v in DRINS.items()}
+
+# Front bits: the vertical front f|g, the horizontal fronts 6|7 and 12|13.
+FV, FH1, FH2 = 1, 2, 4
+ORTH = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAG = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+DIRS = ORTH + DIAG
+KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+
+POPCOUNT = [bin(i).count("1") for i in range(8)]
+
+BACK_YELLOW = (C, J, H, PK, PK, KA, P, K, KA, H, J, C)
+BACK_BLUE = (C, J, H, KA, P, K, KA, PK, PK, H, J, C)
+PASTANG_BACK = (D, S, D, D, S, D)
+
+
+class Geometry:
+    """Precomputed rays and front data for one board size."""
+
+    def __init__(self, width: int, height: int):
+        self.w, self.h = width, height
+        n = width * height
+        self.n = n
+        self.file = [s % width for s in range(n)]
+        self.rank = [s // width for s in range(n)]
+        fronts = width == 12
+        self.touch = [0] * n
+        if fronts:
+            for s in range(n):
+                f, r = self.file[s], self.rank[s]
+                t = 0
+                if f in (5, 6):
+                    t |= FV
+                if r in (5, 6):
+                    t |= FH1
+                if r in (11, 12):
+                    t |= FH2
+                self.touch[s] = t
+        self.fronts = fronts
+        # rays[s][d] for the 8 directions (index into DIRS); per class truncations
+        self.ray = [[self._ray(s, d) for d in DIRS] for s in range(n)]
+        # truncate at the first forbidden square (crossed sets only grow along a ray)
+        self.ray_adj = [[self._cut(s, d, "adj") for d in range(8)] for s in range(n)]
+        self.ray_one = [[self._cut(s, d, "one") for d in range(8)] for s in range(n)]
+        self.ray_free = [[self._cut(s, d, "none") for d in range(8)] for s in range(n)]
+        self.knight = [self._knights(s) for s in range(n)]
+        self.knight_one = [
+            [t for t in self.knight[s] if POPCOUNT[self.crossed(s, t)] <= 1] for s in range(n)
+        ]
+        self.king = [[ray[0] for ray in self.ray[s] if ray] for s in range(n)]
+
+    def on(self, f: int, r: int) -> bool:
+        return 0 <= f < self.w and 0 <= r < self.h
+
+    def sq(self, f: int, r: int) -> int:
+        return r * self.w + f
+
+    def _ray(self, s: int, d: tuple[int, int]) -> list[int]:
+        f, r = self.file[s] + d[0], self.rank[s] + d[1]
+        out = []
+        while self.on(f, r):
+            out.append(self.sq(f, r))
+            f, r = f + d[0], r + d[1]
+        return out
+
+    def _knights(self, s: int) -> list[int]:
+        f, r = self.file[s], self.rank[s]
+        return [self.sq(f + a, r + b) for a, b in KNIGHT if self.on(f + a, r + b)]
+
+    def crossed(self, s: int, t: int) -> int:
+        if not self.fronts:
+            return 0
+        fs, ft, rs, rt = self.file[s], self.file[t], self.rank[s], self.rank[t]
+        m = 0
+        if (fs < 6) != (ft < 6):
+            m |= FV
+        if (rs < 6) != (rt < 6):
+            m |= FH1
+        if (rs < 12) != (rt < 12):
+            m |= FH2
+        return m
+
+    def _cut(self, s: int, d: int, how: str) -> list[int]:
+        out = []
+        for t in self.ray[s][d]:
+            c = self.crossed(s, t)
+            if how == "adj" and c & ~self.touch[s]:
+                break
+            if how == "one" and POPCOUNT[c] > 1:
+                break
+            if how == "none" and c:
+                break
+            out.append(t)
+        return out
+
+    def name(self, s: int) -> str:
+        return "abcdefghijkl"[self.file[s]] + str(self.rank[s] + 1)
+
+    def parse(self, text: str) -> int | None:
+        m = re.fullmatch(r"([a-l])(\d{1,2})", text)
+        if not m:
+            return None
+        f, r = ord(m.group(1)) - 97, int(m.group(2)) - 1
+        return self.sq(f, r) if self.on(f, r) else None
+
+    def drin_name(self, s: int) -> str:
+        if not self.fronts:
+            return self.name(s).upper()
+        f, r = self.file[s], self.rank[s]
+        drin = DRIN_AT[(f // 6 * 6, r // 6 * 6)]
+        return f"{drin} {'ABCDEF'[f % 6]}{r % 6 + 1}"
+
+
+_GEOMETRY: dict[tuple[int, int], Geometry] = {}
+
+
+def geometry(width: int, height: int) -> Geometry:
+    if (width, height) not in _GEOMETRY:
+        _GEOMETRY[(width, height)] = Geometry(width, height)
+    return _GEOMETRY[(width, height)]
+
+
+DIR_INDEX = {d: i for i, d in enumerate(DIRS)}
+OPPOSITE = [DIR_INDEX[(-a, -b)] for a, b in DIRS]
+# 45-degree neighbours of each direction
+TURN45 = []
+for _a, _b in DIRS:
+    _ring = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+    _i = _ring.index((_a, _b))
+    TURN45.append((DIR_INDEX[_ring[(_i + 1) % 8]], DIR_INDEX[_ring[(_i - 1) % 8]]))
+
+SQUARE_RE = re.compile(r"[a-l]\d{1,2}")
+DRIN_RE = re.compile(r"(wersting|chavonth|neemu|leem|mortil|zhantil)\s*([a-f])\s*([1-6])", re.I)
+
+
+class Jikaida(Game):
+    key = "jikaida"
+    title = "Poron Jikaida"
+    aliases = ("poron", "poron-jikaida", "poron jikaida")
+    variants = {
+        "pastang": "Pastang: one drin, Deldars and Swods only, last side standing wins",
+        "blue-first": "Blue moves first (Yellow by default)",
+    }
+    seat_names = ("Yellow", "Blue")
+    rules_summary = (
+        "12x18 board of six 6x6 drins; fronts hinder movement.\n"
+        "Nine pieces; Swods, Deldars and Paktuns have opening bonuses; any piece may vault "
+        "(zeunt) along a line of 3+ pieces and capture from the 4th on.\n"
+        "The Pallan may take friendly pieces and has one 'change' per move.\n"
+        "Hyrkaida (mate) wins 1; Tikaida (no move) and Nikaida (bare King) win 1/2."
+    )
+
+    # ---- state -------------------------------------------------------------
+
+    def _setup(self) -> None:
+        self.pastang = "pastang" in self.variant_set
+        self.geo = geometry(6, 6) if self.pastang else geometry(12, 18)
+        self.line_min = 2 if self.pastang else 3
+        g = self.geo
+        self.board: list[int] = [0] * g.n
+        if self.pastang:
+            for f in range(6):
+                self.board[g.sq(f, 0)] = PASTANG_BACK[f]
+                self.board[g.sq(f, 1)] = S
+                self.board[g.sq(f, 5)] = 16 + PASTANG_BACK[f]
+                self.board[g.sq(f, 4)] = 16 + S
+        else:
+            for f in range(12):
+                self.board[g.sq(f, 0)] = BACK_YELLOW[f]
+                self.board[g.sq(f, 1)] = D
+                self.board[g.sq(f, 2)] = S
+                self.board[g.sq(f, 17)] = 16 + BACK_BLUE[f]
+                self.board[g.sq(f, 16)] = 16 + D
+                self.board[g.sq(f, 15)] = 16 + S
+        self.unmoved: set[int] = {s for s in range(g.n) if self.board[s]}
+        self.turn = BLUE if "blue-first" in self.variant_set else YELLOW
+        self.fluttember = [not self.pastang, not self.pastang]
+        self.last: dict[str, Any] | None = None
+        self._memo: tuple[Any, list[str]] | None = None
+
+    def set_first(self, seat: int) -> None:
+        """Choose who moves first (only before the first move)."""
+        if self.log:
+            raise ValueError("the game has started")
+        self.turn = seat
+        self._legal_cache = None
+
+    def _state(self) -> dict[str, Any]:
+        g = self.geo
+        return {
+            "variant": "pastang" if self.pastang else "poron",
+            "turn": SIDE_NAME[self.turn],
+            "pieces": {
+                g.name(s): SIDE_CHAR[v >> 4] + CODE[v & 15] for s, v in enumerate(self.board) if v
+            },
+            "unmoved": sorted((g.name(s) for s in self.unmoved if self.board[s]), key=_sqkey),
+            "fluttember": {"yellow": self.fluttember[0], "blue": self.fluttember[1]},
+            "last": self.last,
+        }
+
+    def _load_state(self, data: dict[str, Any]) -> None:
+        g = self.geo
+        board = [0] * g.n
+        for name, code in data["pieces"].items():
+            s = g.parse(name.lower())
+            if s is None:
+                raise ValueError(f"no square {name!r} on this board")
+            side = "YB".index(code[0].upper())
+            kind = KIND_OF.get(code[1:2].upper() + code[2:].lower())
+            if kind is None:
+                raise ValueError(f"unknown piece {code!r}")
+            board[s] = side * 16 + kind
+        self.board = board
+        self.turn = SIDE_NAME.index(str(data.get("turn", "yellow")).lower())
+        unmoved = {g.parse(n.lower()) for n in data.get("unmoved", [])}
+        self.unmoved = {s for s in unmoved if s is not None and board[s]}
+        fl = data.get("fluttember", {"yellow": True, "blue": True})
+        self.fluttember = [
+            bool(fl.get("yellow", True)) and not self.pastang,
+            bool(fl.get("blue", True)) and not self.pastang,
+        ]
+        self.last = data.get("last")
+        self._legal_cache = None
+
+    @classmethod
+    def from_position(cls, data: dict[str, Any]) -> Jikaida:
+        """A game from a position: ``{"variant": "poron"|"pastang", "turn": "yellow",
+        "pieces": {"h1": "YK", ...}, "unmoved": [...], "fluttember": {...}}``."""
+        variants = ["pastang"] if str(data.get("variant", "poron")).lower() == "pastang" else []
+        game = cls(variants)
+        game._load_state(data)
+        game._check_end(None)
+        return game
+
+    # ---- basic queries -----------------------------------------------------
+
+    def piece_codes(self) -> dict[str, str]:
+        """Square name -> code like "YK" (for renderers)."""
+        return self._state()["pieces"]
+
+    def count(self, side: int, kings: bool = True) -> int:
+        return sum(1 for v in self.board if v and v >> 4 == side and (kings or v & 15 != K))
+
+    def is_light(self, square: str) -> bool:
+        """Light (yellow) squares: file index + rank index odd (l1 and a18 are light)."""
+        s = self.geo.parse(square)
+        assert s is not None
+        return (self.geo.file[s] + self.geo.rank[s]) % 2 == 1
+
+    def king_square(self, side: int) -> int | None:
+        want = side * 16 + K
+        for s, v in enumerate(self.board):
+            if v == want:
+                return s
+        return None
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.outcome is not None else self.turn
+
+    @property
+    def phase(self) -> str:
+        if self.outcome is not None:
+            return "over"
+        return "movement"
+
+    def in_kaida(self, side: int | None = None) -> bool:
+        side = self.turn if side is None else side
+        if self.pastang:
+            return False
+        k = self.king_square(side)
+        return k is not None and self._attacked(k, 1 - side)
+
+    # ---- move generation -------------------------------------------------
+
+    def _propt(self, s: int) -> bool:
+        side = self.board[s] >> 4
+        dd = side * 16 + D
+        return any(self.board[t] == dd for t in self.geo.king[s])
+
+    def _can_take(self, mover: int, t: int) -> bool:
+        """May ``mover`` (a piece value) end on occupied square ``t``?"""
+        v = self.board[t]
+        if v >> 4 != mover >> 4:
+            return not (mover & 15 == S and v & 15 == S and self._propt(t))
+        return mover & 15 == P and v & 15 != K
+
+    def _slide(self, mover: int, rays, out: set[int], limit: int = 99) -> None:
+        board = self.board
+        for ray in rays:
+            for i, t in enumerate(ray):
+                if i >= limit:
+                    break
+                if board[t]:
+                    if self._can_take(mover, t):
+                        out.add(t)
+                    break
+                out.add(t)
+
+    def _leap(self, mover: int, targets, out: set[int]) -> None:
+        board = self.board
+        for t in targets:
+            if not board[t] or self._can_take(mover, t):
+                out.add(t)
+
+    def _vault(self, mover: int, s: int, dirs, out: set[int]) -> None:
+        """Straight vaults of ``mover`` standing on ``s``."""
+        board, ray, need = self.board, self.geo.ray[s], self.line_min
+        for d in dirs:
+            n = 0
+            for t in ray[d]:
+                if board[t]:
+                    n += 1
+                    if n > need and self._can_take(mover, t):
+                        out.add(t)
+                    continue
+                if n >= need:
+                    out.add(t)
+                break
+
+    def _swod_dirs(self, side: int) -> tuple[int, int, int]:
+        fwd = 1 if side == YELLOW else -1
+        return DIR_INDEX[(0, fwd)], DIR_INDEX[(1, fwd)], DIR_INDEX[(-1, fwd)]
+
+    def _targets(self, s: int) -> set[int]:
+        """Pseudo-legal destinations of the piece on ``s``."""
+        g, board = self.geo, self.board
+        v = board[s]
+        side, kind = v >> 4, v & 15
+        out: set[int] = set()
+        fresh = s in self.unmoved
+        if kind == K:
+            self._leap(v, g.king[s], out)
+        elif kind == S:
+            straight, d1, d2 = self._swod_dirs(side)
+            reach = 3 if fresh else 1
+            for t in g.ray[s][straight][:reach]:
+                if board[t]:
+                    break
+                out.add(t)
+            for d in (d1, d2):
+                for t in g.ray[s][d][:reach]:
+                    if board[t]:
+                        if self._can_take(v, t):
+                            out.add(t)
+                        break
+                    out.add(t)
+            self._vault(v, s, (straight, d1, d2), out)
+            return out
+        elif kind == D:
+            self._slide(v, g.ray_adj[s], out, 2)
+            if fresh:
+                self._deldar_double(v, s, out)
+        elif kind == H:
+            self._slide(v, g.ray_adj[s][4:], out)
+        elif kind == J:
+            self._slide(v, g.ray_adj[s][:4], out)
+        elif kind == C:
+            self._slide(v, g.ray_one[s], out)
+        elif kind == PK:
+            self._leap(v, g.knight_one[s], out)
+            if fresh:
+                self._paktun_double(v, s, out)
+        elif kind in (KA, P):
+            self._slide(v, g.ray_one[s], out)
+            self._leap(v, g.knight_one[s], out)
+            if kind == P:
+                self._pallan_powers(v, s, out)
+        self._vault(v, s, range(8), out)
+        out.discard(s)
+        return out
+
+    def _deldar_double(self, v: int, s: int, out: set[int]) -> None:
+        g, board = self.geo, self.board
+        board[s] = 0
+        try:
+            for ray in g.ray_adj[s]:
+                if len(ray) >= 2 and not board[ray[0]] and not board[ray[1]]:
+                    self._slide(v, g.ray_adj[ray[1]], out, 2)
+        finally:
+            board[s] = v
+        out.discard(s)
+
+    def _paktun_double(self, v: int, s: int, out: set[int]) -> None:
+        g, board = self.geo, self.board
+        board[s] = 0
+        try:
+            for m in g.knight_one[s]:
+                if not board[m]:
+                    self._leap(v, g.knight_one[m], out)
+        finally:
+            board[s] = v
+        out.discard(s)
+
+    def _pallan_powers(self, v: int, s: int, out: set[int]) -> None:
+        g, board = self.geo, self.board
+        board[s] = 0
+        try:
+            if g.fronts:
+                self._pallan_turns(v, s, out)
+            # move then vault: a plain Kapt move without capture, then a straight vault
+            stops = [t for rays in g.ray_one[s] for t in _empty_run(board, rays)]
+            stops += [t for t in g.knight_one[s] if not board[t]]
+            for e in stops:
+                self._vault(v, e, range(8), out)
+            self._bent_vaults(v, s, out)
+        finally:
+            board[s] = v
+        out.discard(s)
+
+    def _pallan_turns(self, v: int, s: int, out: set[int]) -> None:
+        g, board = self.geo, self.board
+        for d in range(4):  # orthogonal approach: turn on the first square beyond the front
+            for t in g.ray[s][d]:
+                if board[t]:
+                    break
+                if g.crossed(s, t):
+                    for d2 in TURN45[d]:
+                        self._slide(v, [g.ray_free[t][d2]], out)
+                    break
+        for d in range(4, 8):  # diagonal approach: turn on the last square before a front
+            ray = g.ray[s][d]
+            for i, t in enumerate(ray):
+                if board[t] or g.crossed(s, t):
+                    break
+                if i + 1 < len(ray) and g.crossed(t, ray[i + 1]):
+                    allowed = g.crossed(t, ray[i + 1])
+                    for d2 in TURN45[d]:
+                        for u in g.ray[t][d2]:
+                            c = g.crossed(t, u)
+                            if c & ~allowed:
+                                break
+                            if board[u]:
+                                if self._can_take(v, u):
+                                    out.add(u)
+                                break
+                            out.add(u)
+                    break
+
+    def _bent_vaults(self, v: int, s: int, out: set[int]) -> None:
+        g, board, need = self.geo, self.board, self.line_min
+        for d1 in range(8):
+            ray = g.ray[s][d1]
+            for i, p in enumerate(ray):
+                if not board[p]:
+                    break
+                before = i + 1  # pieces passed up to and including the bend piece
+                for d2 in range(8):
+                    if d2 == d1 or d2 == OPPOSITE[d1]:
+                        continue
+                    n = before
+                    for t in g.ray[p][d2]:
+                        if board[t]:
+                            n += 1
+                            if n > need and self._can_take(v, t):
+                                out.add(t)
+                            continue
+                        if n >= need and n > before:
+                            out.add(t)
+                        break
+
+    def _pseudo(self, side: int) -> list[tuple[int, int]]:
+        board = self.board
+        moves = []
+        for s, v in enumerate(board):
+            if v and v >> 4 == side:
+                for t in self._targets(s):
+                    moves.append((s, t))
+        return moves
+
+    # ---- attacks -----------------------------------------------------------
+
+    def _attacked(self, k: int, by: int, specials: list[tuple[int, int]] | None = None) -> bool:
+        """Could a piece of side ``by`` capture on ``k`` (occupied by the other side)?"""
+        g, board = self.geo, self.board
+        unmoved = self.unmoved
+        # sliders, the King and short-range pieces, by reverse rays
+        for d in range(8):
+            diag = d >= 4
+            for n, p in enumerate(g.ray[k][d], start=1):
+                v = board[p]
+                if not v:
+                    continue
+                if v >> 4 == by:
+                    kind = v & 15
+                    c = g.crossed(p, k)
+                    if kind == K:
+                        if n == 1:
+                            return True
+                    elif kind == D:
+                        if n <= 2 and not c & ~g.touch[p]:
+                            return True
+                    elif kind == H:
+                        if diag and not c & ~g.touch[p]:
+                            return True
+                    elif kind == J:
+                        if not diag and not c & ~g.touch[p]:
+                            return True
+                    elif kind in (C, KA, P):
+                        if POPCOUNT[c] <= 1:
+                            return True
+                    elif kind == S and diag:
+                        fwd = 1 if by == YELLOW else -1
+                        if g.rank[k] - g.rank[p] == fwd * n and (
+                            n == 1 or (n <= 3 and p in unmoved)
+                        ):
+                            return True
+                break
+        for p in g.knight_one[k]:
+            v = board[p]
+            if v and v >> 4 == by and v & 15 in (PK, KA, P):
+                return True
+        # vaults: a contiguous run behind k, the vaulter 4th or further back
+        need = self.line_min
+        for d in range(8):
+            for n, p in enumerate(g.ray[k][d], start=1):
+                v = board[p]
+                if not v:
+                    break
+                if n > need and v >> 4 == by:
+                    if v & 15 != S:
+                        return True
+                    # a Swod vaults forward only: it travels from p towards k
+                    fwd = 1 if by == YELLOW else -1
+                    if g.rank[k] - g.rank[p] == fwd * n:
+                        return True
+        # unmoved Deldars and Paktuns near k, and every Pallan: generate forward
+        kf, kr = g.file[k], g.rank[k]
+        for p, v in self._specials(by) if specials is None else specials:
+            if board[p] != v:  # taken by the move being tried
+                continue
+            kind = v & 15
+            if kind != P and max(abs(g.file[p] - kf), abs(g.rank[p] - kr)) > 4:
+                continue
+            out: set[int] = set()
+            if kind == P:
+                self._pallan_powers(v, p, out)
+            elif kind == D:
+                self._deldar_double(v, p, out)
+            else:
+                self._paktun_double(v, p, out)
+            if k in out:
+                return True
+        return False
+
+    def _specials(self, by: int) -> list[tuple[int, int]]:
+        """Pieces of ``by`` whose reach the reverse rays miss: Pallans, unmoved D and Pk."""
+        unmoved = self.unmoved
+        return [
+            (p, v)
+            for p, v in enumerate(self.board)
+            if v and v >> 4 == by and (v & 15 == P or (v & 15 in (D, PK) and p in unmoved))
+        ]
+
+    # ---- legal moves -------------------------------------------------------
+
+    def _legal_pairs(self) -> list[tuple[int, int]]:
+        side = self.turn
+        board = self.board
+        pairs = self._pseudo(side)
+        if self.pastang:
+            return pairs
+        king = self.king_square(side)
+        specials = self._specials(1 - side)
+        legal = []
+        for s, t in pairs:
+            captured, v = board[t], board[s]
+            board[t], board[s] = v, 0
+            ks = t if v & 15 == K else king
+            ok = ks is None or not self._attacked(ks, 1 - side, specials)
+            board[s], board[t] = v, captured
+            if ok:
+                legal.append((s, t))
+        return legal
+
+    def _fluttember_moves(self) -> list[tuple[int, int]]:
+        side = self.turn
+        if self.pastang or not self.fluttember[side]:
+            return []
+        g, board = self.geo, self.board
+        home = g.sq(7, 0) if side == YELLOW else g.sq(5, 17)
+        if board[home] != side * 16 + K:
+            return []
+        rank = 0 if side == YELLOW else 17
+        partners = {0: C, 11: C, (5 if side == YELLOW else 3): KA, (8 if side == YELLOW else 6): KA}
+        if self._attacked(home, 1 - side):
+            return []
+        out = []
+        for f, kind in partners.items():
+            p = g.sq(f, rank)
+            if board[p] == side * 16 + kind:
+                board[p], board[home] = side * 16 + K, side * 16 + kind
+                ok = not self._attacked(p, 1 - side)
+                board[p], board[home] = side * 16 + kind, side * 16 + K
+                if ok:
+                    out.append((home, p))
+        return out
+
+    def _fmt(self, s: int, t: int) -> list[str]:
+        g, board = self.geo, self.board
+        v = board[s]
+        base = g.name(s) + ("x" if board[t] else "-") + g.name(t)
+        last = g.h - 1 if v >> 4 == YELLOW else 0
+        if v & 15 == S and g.rank[t] == last:
+            promos = ("D",) if self.pastang else PROMOTIONS
+            return [f"{base}={c}" for c in promos]
+        return [base]
+
+    def _legal(self) -> list[str]:
+        key = (tuple(self.board), self.turn, frozenset(self.unmoved), tuple(self.fluttember))
+        if self._memo is not None and self._memo[0] == key:
+            return list(self._memo[1])
+        g = self.geo
+        moves = [m for s, t in self._legal_pairs() for m in self._fmt(s, t)]
+        moves += [f"{g.name(s)}<>{g.name(t)}" for s, t in self._fluttember_moves()]
+        self._memo = (key, moves)
+        return list(moves)
+
+    # ---- input -------------------------------------------------------------
+
+    def normalize(self, text: str) -> str:
+        g = self.geo
+        raw = text.strip()
+
+        def drin(m: re.Match[str]) -> str:
+            fo, ro = DRINS[m.group(1).lower()]
+            return "abcdefghijkl"[fo + "abcdef".index(m.group(2).lower())] + str(
+                ro + int(m.group(3))
+            )
+
+        raw = DRIN_RE.sub(drin, raw)
+        promo = None
+        if "=" in raw:
+            raw, _, tail = raw.partition("=")
+            promo = PROMO_WORDS.get(tail.strip().lower())
+            if promo is None:
+                return text.strip()
+        low = raw.lower()
+        squares = SQUARE_RE.findall(low)
+        if len(squares) < 2:
+            return text.strip()
+        cells = [g.parse(q) for q in squares]
+        if any(c is None for c in cells):
+            return text.strip()
+        s, t = cells[0], cells[-1]
+        assert s is not None and t is not None
+        if "<>" in low:
+            king = {s, t} & {q for q in (s, t) if self.board[q] and self.board[q] & 15 == K}
+            if len(squares) == 2 and king:
+                k = king.pop()
+                o = t if k == s else s
+                return f"{g.name(k)}<>{g.name(o)}"
+            return text.strip()
+        v = self.board[s]
+        base = g.name(s) + ("x" if self.board[t] else "-") + g.name(t)
+        last = g.h - 1 if v >> 4 == YELLOW else 0
+        if v and v & 15 == S and g.rank[t] == last:
+            return f"{base}={promo or ('D' if self.pastang else 'P')}"
+        return base if promo is None else f"{base}={promo}"
+
+    def _illegal_reason(self, move: str) -> str:
+        m = re.fullmatch(r"([a-l]\d{1,2})[-x<>]+([a-l]\d{1,2})(=\w+)?", move)
+        if not m:
+            return "write a move as from-to, e.g. c3-c4, c3xd4, c16-c18=P or h1<>f1"
+        s = self.geo.parse(m.group(1))
+        if s is None or not self.board[s]:
+            return f"there is no piece on {m.group(1)}"
+        if self.board[s] >> 4 != self.turn:
+            return f"the piece on {m.group(1)} is not yours"
+        if (s, self.geo.parse(m.group(2))) in set(self._pseudo(self.turn)):
+            return "that move would leave your King in Kaida"
+        return "that piece cannot move there"
+
+    # ---- applying ----------------------------------------------------------
+
+    def _apply(self, move: str) -> None:
+        g, board = self.geo, self.board
+        side = self.turn
+        was_bare = self.count(side, kings=False) == 0
+        if "<>" in move:
+            a, b = move.split("<>")
+            s, t = g.parse(a), g.parse(b)
+            assert s is not None and t is not None
+            board[s], board[t] = board[t], board[s]
+            self.fluttember[side] = False
+            self.unmoved.discard(s)
+            self.unmoved.discard(t)
+            self.last = {
+                "move": move,
+                "side": side,
+                "from": a,
+                "to": b,
+                "text": f"King's Fluttember {g.drin_name(s)} ⇄ {g.drin_name(t)} ({move})",
+            }
+        else:
+            m = re.fullmatch(r"([a-l]\d{1,2})[-x]([a-l]\d{1,2})(?:=(\w+))?", move)
+            assert m
+            s, t = g.parse(m.group(1)), g.parse(m.group(2))
+            assert s is not None and t is not None
+            text = self.describe_move(move)
+            v = board[s]
+            if m.group(3):
+                v = (v & 16) + KIND_OF[m.group(3)]
+            board[t], board[s] = v, 0
+            self.unmoved.discard(s)
+            self.unmoved.discard(t)
+            self.last = {
+                "move": move,
+                "side": side,
+                "text": text,
+                "from": g.name(s),
+                "to": g.name(t),
+            }
+        self.turn = 1 - side
+        self._legal_cache = None
+        self._check_end(side, was_bare)
+
+    def _check_end(self, mover: int | None, was_bare: bool = False) -> None:
+        if self.outcome is not None:
+            return
+        opp = self.turn
+        if self.pastang:
+            if mover is not None and self.count(opp) == 0:
+                self.outcome = self._scored((mover,), "last side standing", 1.0)
+            elif not self._legal():
+                self.outcome = self._scored((1 - opp,), "no legal move", 1.0)
+            return
+        bare = [self.count(x, kings=False) == 0 for x in (0, 1)]
+        if bare[0] and bare[1]:
+            self.outcome = self._scored((), "Nikaida: two bare Kings", 0.5)
+            return
+        if mover is not None and bare[mover] and was_bare:
+            self.outcome = self._scored((opp,), "Nikaida", 0.5)
+            return
+        if not self._legal():
+            if self.in_kaida(opp):
+                self.outcome = self._scored((1 - opp,), "Hyrkaida", 1.0)
+            else:
+                self.outcome = self._scored((1 - opp,), "Tikaida", 0.5)
+
+    def _scored(self, winners: tuple[int, ...], reason: str, worth: float):
+        from .base import Outcome
+
+        if winners:
+            score = tuple(worth if s in winners else 0.0 for s in range(2))
+        else:
+            score = (worth, worth)
+        return Outcome(winners, reason, score)
+
+    def _outcome(self, winners: tuple[int, ...], reason: str):
+        return self._scored(winners, reason, 0.5 if not winners else 1.0)
+
+    # ---- display -----------------------------------------------------------
+
+    def describe_move(self, move: str) -> str:
+        g, board = self.geo, self.board
+        if "<>" in move:
+            a, b = move.split("<>")
+            s, t = g.parse(a), g.parse(b)
+            if s is None or t is None:
+                return move
+            return f"King's Fluttember {g.drin_name(s)} ⇄ {g.drin_name(t)} ({move})"
+        m = re.fullmatch(r"([a-l]\d{1,2})[-x]([a-l]\d{1,2})(?:=(\w+))?", move)
+        if not m:
+            return move
+        s, t = g.parse(m.group(1)), g.parse(m.group(2))
+        if s is None or t is None or not board[s]:
+            return move
+        text = f"{NAME[board[s] & 15]} {g.drin_name(s)} → "
+        if board[t]:
+            text += f"takes {NAME[board[t] & 15]} {g.drin_name(t)}"
+        else:
+            text += g.drin_name(t)
+        if m.group(3):
+            text += f", promotes to {NAME[KIND_OF[m.group(3)]]}"
+        return f"{text} ({move})"
+
+    def text_board(self) -> str:
+        g = self.geo
+        letters = "abcdefghijkl"[: g.w]
+        head = "    " + "".join(
+            f" {c} " + ("|" if g.fronts and i == 5 else "") for i, c in enumerate(letters)
+        )
+        rows = [head]
+        for r in range(g.h - 1, -1, -1):
+            cells = []
+            for f in range(g.w):
+                v = self.board[g.sq(f, r)]
+                if v:
+                    code = CODE[v & 15]
+                    code = code.upper() if v >> 4 == YELLOW else code.lower()
+                    cells.append(f"{code:^3}")
+                else:
+                    cells.append(" . ")
+                if g.fronts and f == 5:
+                    cells.append("|")
+            label = ""
+            if g.fronts and r % 6 == 5:
+                label = "  " + " | ".join(DRIN_AT[(fo, r - 5)] for fo in (0, 6))
+            rows.append((f"{r + 1:>3} " + "".join(cells) + label).rstrip())
+            if g.fronts and r in (12, 6):
+                rows.append("    " + "=" * (3 * g.w + 1))
+        rows.append(head)
+        rows.append("Yellow: upper case (south) · Blue: lower case (north)")
+        return "\n".join(rows)
+
+    def summary(self) -> list[tuple[str, str]]:
+        out = [("Phase", self.phase)]
+        mat = " · ".join(f"{self.seat_names[x]} {self.count(x)}" for x in (0, 1))
+        out.append(("Material", mat))
+        if self.outcome is None and self.in_kaida():
+            out.append(("Kaida!", f"{self.seat_names[self.turn]} King is attacked"))
+        if not self.pastang:
+            fl = " · ".join(
+                f"{self.seat_names[x]} {'yes' if self.fluttember[x] else 'used'}" for x in (0, 1)
+            )
+            out.append(("Fluttember", fl))
+        if self.last:
+            out.append(("Last move", f"{self.seat_names[self.last['side']]} {self.last['text']}"))
+        return out
+
+    def status_line(self) -> str:
+        line = super().status_line()
+        if self.outcome is None and self.in_kaida():
+            line += " — Kaida!"
+        elif self.outcome is not None:
+            worth = max(self.outcome.score)
+            line += f" (worth {worth:g})"
+        return line
+
+
+def _empty_run(board: list[int], ray: list[int]) -> list[int]:
+    out = []
+    for t in ray:
+        if board[t]:
+            break
+        out.append(t)
+    return out
+
+
+def _sqkey(name: str) -> tuple[int, str]:
+    return (int(name[1:]), name[0])
