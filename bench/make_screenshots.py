@@ -7,8 +7,10 @@ print the render time per image). The output is deterministic: same code, same b
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import timeit
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,6 +19,7 @@ sys.path.insert(0, str(ROOT))  # so the script works without installing the proj
 import games  # noqa: E402
 from games.base import Game  # noqa: E402
 from render import render_png  # noqa: E402
+from render.chebache import render_paths  # noqa: E402
 
 IMAGES = ROOT / "docs" / "images"
 MAX_BYTES = 150_000
@@ -39,19 +42,49 @@ SHAX_GAME = move_list(SHAX_PLACEMENT, SHAX_MOVEMENT)
 # North's 11 and the 6 behind it (blue start ring and drop order, purple pick-ups, red rings).
 TCHELA_GAME = move_list("open14 open11 14 15 16 8+s 2 14 3+s")
 
+
+# One Chebache game (a seeded random game, written out): each "a-b" token is a roll, the
+# rest are moves. After 62 turns Black has rolled [2 2] and played S/2, 3/5: both sides have
+# standing Chebaches (green angles, hatched squares), White holds both Kings (stacked on c4),
+# and Black's piece on c3 is threatened (CHEBACHE!).
+CHEBACHE_GAME = move_list(
+    r"5-2 K(S/2) K(2/7) 4-3 S/3 K(S/4) K(4^2) 2-1 K(7\5) S/1 2-1 3/4 K(2/4) 4-5 1/5 S/5 "
+    r"5-6 K(4/9) K(9/15) 6-1 S/1 S/6 4-5 4/8 S/5 3-3 6/9 SX3 1/4 SX3 pass 5-4 8/13 S/4 4^6 "
+    r"2-5 4/6 6/11 1-2 5/6 6/8 1-6 9/15 K(3/4) K(4^6) 3-2 8\5 S/2 2-3 15/F S/2 5-6 6X11 "
+    r"5/11 4-4 S/4 S/4 S/4 S/4 1-6 S/6 2\1 1-6 S/6 SX1 pass 6-6 1/7 7X13 6/12 S/6 pass 1-4 "
+    r"SX1 5/9 pass 1-4 11/12 S/4 6-3 4/7 7/13 2^6 5-6 4/10 10\5 5-6 1/7 7/12 pass 3-4 S/4 "
+    r"6X9 4^6 1-1 S/1 6/7 4/5 1/2 4^6 5-2 6/11 11/13 12^14 6-6 5X11 4/10 10\4 6/12 4^8 6-4 "
+    r"5X11 9/13 5-3 S/3 8\3 K1(6^8) 5-3 13/F S/3 3-4 8\4 12X15 2^6 6-3 S/6 SX3 2-4 S/4 3/5 "
+    r"K(8^6) 6-4 S/6 S/4 5-4 7/12 5/9 12^14 5-6 S/6 S/5 6-3 12/F 4/7 4^6 5-6 S/5 S/6 3-2 "
+    r"6/9 13X15 pass 4-3 SX3 14/F 3-3 S/3 7/10 K(6/9) K(9/12) 3-6 3X9 6X9 4^6 2-1 SX1 S/2 "
+    r"2^6 1-2 S/2 9/10 10^12 5-3 K(12X9) 5/10 2(10^8) 1-3 S/1 2/5 3-5 K(5/8) 6X11 1K(8^12) "
+    r"2-4 S/4 6/8 4^6 5-3 8\5 11/16 2-5 5/10 1/3 4-5 3/8 1/5 8^10 2-1 6/8 12/13 3-5 16\13 "
+    r"6/11 pass 6-5 8\3 10/16 6-4 K(9\5) K(12\6) 12^14 3-3 S/3 S/3 2-1 K(5/6) 14/16 pass "
+    r"1-1 SX1 3/4 5/6 4/5 2-1 SX1 16/F KK(6^4) 2-2 S/2 3/5"
+)
+
 SCREENSHOTS: dict[str, tuple[str, list[str]]] = {
     # Mid placement: 15 pieces down, Black to place, the last placement ringed.
     "shax-placement.png": ("shax", SHAX_GAME[:15]),
     # Movement: Black's step g1-g4 closes g4-f4-e4 and removes d3 (arrow, mill, cross).
     "shax-movement.png": ("shax", SHAX_GAME),
     "tchela-board.png": ("tchela", TCHELA_GAME),
+    "chebache-board.png": ("chebache", CHEBACHE_GAME),
 }
+
+# Pictures that are not a game position: both Chebache paths over the empty board.
+PICTURES: dict[str, Callable[[], bytes]] = {"chebache-paths.png": render_paths}
+ROLL = re.compile(r"^(\d)-(\d)$")  # a dice roll in a move list ("5-2")
 
 
 def position(game_key: str, moves: list[str]) -> Game:
     game = games.new_game(game_key)
     for move in moves:
-        game.push(move)
+        roll = ROLL.match(move)
+        if roll:
+            game.roll((int(roll[1]), int(roll[2])))
+        else:
+            game.push(move)
     return game
 
 
@@ -74,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.time:
             line += f" — {render_time_ms(game):.0f} ms per render"
         print(line)
+        too_big |= len(png) >= MAX_BYTES
+    for name, draw in PICTURES.items():
+        png = draw()
+        (IMAGES / name).write_bytes(png)
+        print(f"{name}: {len(png) / 1000:.1f} KB")
         too_big |= len(png) >= MAX_BYTES
     return 1 if too_big else 0
 

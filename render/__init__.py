@@ -7,12 +7,16 @@ from typing import Any
 
 from games.base import Game
 
+from .chebache import render_chebache
+from .sachidjun import render_sachidjun
 from .shax import render_shax
 from .tchela import render_tchela
 
 Renderer = Callable[[Any], bytes]
 
 RENDERERS: dict[str, Renderer] = {"shax": render_shax, "tchela": render_tchela}
+RENDERERS["chebache"] = render_chebache
+RENDERERS["sachidjun"] = render_sachidjun
 
 __all__ = ["RENDERERS", "render_png", "render_shax"]
 

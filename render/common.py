@@ -60,6 +60,21 @@ def font_safe(text: str) -> str:
     return text.translate(FONT_SUBSTITUTES)
 
 
+def wrap_text(paint: Painter, text: str, size: int, room: float) -> list[str]:
+    """``text`` greedily wrapped into lines at most ``room`` final pixels wide at ``size``."""
+    space = paint.text_width(" ", size)
+    lines: list[list[str]] = [[]]
+    used = 0.0
+    for word in text.split(" "):
+        width = paint.text_width(word, size)
+        if lines[-1] and used + space + width > room - 4:
+            lines.append([])
+            used = 0.0
+        used += (space if lines[-1] else 0) + width
+        lines[-1].append(word)
+    return [" ".join(words) for words in lines]
+
+
 @dataclass(frozen=True)
 class PieceStyle:
     """How one side's pieces look: body, outer outline, and an inner ring for depth."""
@@ -90,6 +105,8 @@ def text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Imag
     faster than drawing the text again, and gives the same pixels."""
     face = font(size)
     stroke = SCALE // 2 if bold else 0
+    if any(ord(ch) in CARON_BASES for ch in text):
+        return _caron_text_mask(text, size, anchor, stroke)
     left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text(
@@ -104,10 +121,52 @@ def text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Imag
     return mask, left, top
 
 
+# Letters with a caron the bundled font lacks: drawn as the base letter plus a drawn caron.
+CARON_BASES = str.maketrans({"č": "c", "Č": "C", "š": "s", "Š": "S", "ž": "z", "Ž": "Z"})
+
+
+def _caron_text_mask(
+    text: str, size: int, anchor: str, stroke: int
+) -> tuple[Image.Image, int, int]:
+    """``text_mask`` for text with č, š or ž: the base letters, then a "v" over each."""
+    face = font(size)
+    plain = text.translate(CARON_BASES)
+    em = size * SCALE
+    line = max(2, round(em * 0.075))
+    carons = []
+    for i, ch in enumerate(text):
+        if ch == plain[i]:
+            continue
+        x = face.getlength(plain[:i]) + face.getlength(plain[i]) / 2
+        top = face.getbbox("H" if ch.isupper() else "x", anchor="ls")[1]
+        bottom = top - em * 0.07
+        carons.append(
+            ((x - em * 0.15, bottom - em * 0.15), (x, bottom), (x + em * 0.15, bottom - em * 0.15))
+        )
+    box = face.getbbox(plain, anchor="ls", stroke_width=stroke)
+    left = min(box[0], *(c[0][0] - line for c in carons))
+    top = min(box[1], *(c[0][1] - line for c in carons))
+    right = max(box[2], *(c[2][0] + line for c in carons))
+    left, top, right = math.floor(left), math.floor(top), math.ceil(right)
+    mask = Image.new("L", (max(1, right - left), max(1, box[3] - top)), 0)
+    draw = ImageDraw.Draw(mask)
+    draw.text(
+        (-left, -top), plain, fill=255, font=face, anchor="ls", stroke_width=stroke, stroke_fill=255
+    )
+    for points in carons:
+        draw.line(
+            [(x - left, y - top) for x, y in points], fill=255, width=line + stroke, joint="curve"
+        )
+    # The requested anchor's point in the baseline frame, to give offsets from it.
+    at = face.getbbox(plain, anchor=anchor, stroke_width=stroke)
+    ax, ay = box[0] - at[0], box[1] - at[1]
+    return mask, left - ax, top - ay
+
+
 @lru_cache(maxsize=4096)
 def text_length(text: str, size: int) -> float:
     """Advance width of ``text`` at ``size`` final pixels, in final pixels."""
-    return font(size).getlength(text) / SCALE
+    return font(size).getlength(text.translate(CARON_BASES)) / SCALE
 
 
 class Painter:
@@ -156,6 +215,17 @@ class Painter:
         self.draw.ellipse(
             self._box(center, radius), fill=fill, outline=outline, width=self._s(outline_width)
         )
+
+    def ellipse(
+        self,
+        box: tuple[float, float, float, float],
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 0,
+    ) -> None:
+        """An axis-aligned ellipse filling ``box`` (x0, y0, x1, y1)."""
+        scaled = tuple(self._s(v) for v in box)
+        self.draw.ellipse(scaled, fill=fill, outline=outline, width=self._s(width))
 
     def ring(self, center: Point, radius: float, colour: Colour, width: float) -> None:
         self.draw.ellipse(self._box(center, radius), outline=colour, width=self._s(width))
@@ -211,8 +281,18 @@ class Painter:
             scaled, radius=self._s(radius), fill=fill, outline=outline, width=self._s(width)
         )
 
-    def polygon(self, points: list[Point], fill: Colour) -> None:
-        self.draw.polygon([(self._s(x), self._s(y)) for x, y in points], fill=fill)
+    def polygon(
+        self,
+        points: list[Point],
+        fill: Colour,
+        outline: Colour | None = None,
+        width: float = 0,
+    ) -> None:
+        scaled = [(self._s(x), self._s(y)) for x, y in points]
+        if outline is None:
+            self.draw.polygon(scaled, fill=fill)
+        else:
+            self.draw.polygon(scaled, fill=fill, outline=outline, width=self._s(width))
 
     def text(
         self,
@@ -253,6 +333,37 @@ class Painter:
         self.rounded_rect(box, height / 2, fill, outline, 2 if outline else 0)
         self.text((x, y + 0.5), text, size, text_fill)
         return box
+
+
+# Pip positions on a die face, in units of a third of the face from its centre.
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+
+
+def draw_die(
+    paint: Painter,
+    center: Point,
+    size: float,
+    value: int,
+    face: Colour,
+    pips: Colour,
+    outline: Colour,
+    outline_width: float = 2.5,
+) -> None:
+    """A six-sided die of ``size`` final pixels showing ``value`` (1..6)."""
+    x, y = center
+    half = size / 2
+    box = (x - half, y - half, x + half, y + half)
+    paint.rounded_rect(box, size * 0.18, face, outline, outline_width)
+    step, radius = size * 0.27, size * 0.095
+    for dx, dy in PIPS[value]:
+        paint.disc((x + dx * step, y + dy * step), radius, pips)
 
 
 def new_canvas(width: int, height: int, colour: Colour = PANEL) -> Image.Image:
