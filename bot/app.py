@@ -22,7 +22,7 @@ from .store import Store
 
 log = logging.getLogger("idzeva")
 
-EXTENSIONS = ("cogs.shared", "cogs.shax", "cogs.tchela")
+EXTENSIONS = ("cogs.shared", "cogs.shax", "cogs.tchela", "cogs.chebache")
 TICK_SECONDS = 60.0
 
 NO_TOKEN_HELP = """No Discord token found (DISCORD_TOKEN in .env).

@@ -65,6 +65,7 @@ class BoardView:
     image: bytes  # PNG (b"" if rendering failed; the failure is logged)
     dice_needed: str | None  # e.g. "2d8" when a roll is due
     legal_count: int
+    note: str | None = None  # what just happened that the position alone does not tell
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,10 @@ class IllegalMoveError(ServiceError):
     def __init__(self, message: str, legal: Iterable[str] = ()):
         super().__init__(message)
         self.legal: tuple[str, ...] = tuple(legal)
+
+
+class RollDue(IllegalMoveError):
+    """A move sent while the dice must be rolled first."""
 
 
 class StaleBoard(ServiceError):
@@ -333,9 +338,15 @@ class GameService:
         return list(cached)
 
     async def history(self, game_id: int, guild_id: int) -> list[str]:
-        """The game record, one readable line per logged action, then the result if over."""
+        """The game record, then the result if over: the game's own notation where it has one
+        (``game.turn_log()``, e.g. a turn per line with its roll), else one numbered line per
+        logged action."""
         _, game = await self._load(game_id, guild_id)
-        lines = [_history_line(ply, game, entry) for ply, entry in enumerate(game.log, start=1)]
+        turn_log = getattr(game, "turn_log", None)
+        if callable(turn_log):
+            lines = [str(line) for line in turn_log()]
+        else:
+            lines = [_history_line(ply, game, e) for ply, e in enumerate(game.log, start=1)]
         if game.is_over:
             lines.append(game.result_text())
         return lines
@@ -363,6 +374,9 @@ class GameService:
     ) -> BoardView:
         def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
             _require_turn(row, game, user_id)
+            spec = game.dice_needed()
+            if spec is not None:
+                raise RollDue(f"Not yet: roll the dice first ({spec}), then move.")
             try:
                 game.push_line(text)
             except IllegalMove as exc:
@@ -374,15 +388,25 @@ class GameService:
     async def roll(
         self, game_id: int, user_id: int, *, guild_id: int, expected_version: int | None = None
     ) -> BoardView:
+        """Roll the dice the player to move needs, server-side; the roll is stored with the
+        game before any move, and a roll that is not due is refused (never rolled again).
+
+        The board's ``note`` tells the roll, and that the turn passed when it left no legal
+        move (the engine passes such a turn by itself)."""
+        notes: list[str] = []
+
         def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
             _require_turn(row, game, user_id)
             spec = game.dice_needed()
             if spec is None:
-                raise NotAllowed("No roll is due now: make your move.")
-            game.roll(self._roll(spec))
+                raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
+            seat, dice = game.to_move, self._roll(spec)
+            game.roll(dice)
+            notes.append(_roll_note(game, seat, dice))
             return {}
 
-        return await self._change(game_id, guild_id, expected_version, act)
+        board = await self._change(game_id, guild_id, expected_version, act)
+        return replace(board, note=notes[-1]) if notes else board
 
     async def resign(
         self, game_id: int, user_id: int, *, guild_id: int, expected_version: int | None = None
@@ -623,11 +647,18 @@ class GameService:
 def last_action(entries: Sequence[LogEntry]) -> str | None:
     """The last logged action, joined with what led to it by the same seat.
 
-    A removal (``x...``) is shown after the move that made the mill, and a move after the
-    roll it used: ``"d2-d3 xg7"``, ``"[3 5] 13-8"``.
+    A removal (``x...``) is shown after the move that made the mill, and moves after the
+    roll they used, the whole turn since the roll: ``"d2-d3 xg7"``, ``"[3 5] 13-8 8-5"``.
     """
     if not entries:
         return None
+    turn = [entries[-1]]
+    for entry in reversed(entries[:-1]):
+        if turn[0].dice is not None or entry.seat != turn[0].seat:
+            break
+        turn.insert(0, entry)
+    if turn[0].dice is not None:
+        return " ".join(str(entry) for entry in turn)
     shown = [entries[-1]]
     for entry in reversed(entries[:-1]):
         latest = shown[0]
@@ -658,6 +689,18 @@ def _remember(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int], va
     cache.move_to_end(key)
     while len(cache) > LEGAL_CACHE_SIZE:
         cache.popitem(last=False)
+
+
+def _roll_note(game: Game, seat: int | None, dice: Sequence[int]) -> str:
+    """``"White rolled 3 5"``; when the roll left no legal move and the game passed the turn
+    on, ``"White rolled 6 6: no legal move, the turn passes"``."""
+    name = game.seat_names[seat] if seat is not None else "The player"
+    text = f"{name} rolled {' '.join(map(str, dice))}"
+    if game.is_over:
+        return text
+    if game.to_move != seat or game.dice_needed() is not None:
+        return f"{text}: no legal move, the turn passes"
+    return text
 
 
 def _history_line(ply: int, game: Game, entry: LogEntry) -> str:

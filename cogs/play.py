@@ -7,12 +7,20 @@ become short ephemeral answers; nothing here knows a game's rules.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
-from bot.service import BoardView, GameService, GameSummary, ServiceError
+from bot.service import (
+    BoardView,
+    GameService,
+    GameSummary,
+    IllegalMoveError,
+    RollDue,
+    ServiceError,
+)
 
 from .ui import (
     BoardButton,
@@ -107,12 +115,16 @@ async def game_autocomplete(
 
 
 async def move_autocomplete(
-    interaction: discord.Interaction, current: str, kind: str
+    interaction: discord.Interaction,
+    current: str,
+    kind: str,
+    keep: Callable[[str], bool] | None = None,
 ) -> list[app_commands.Choice[str]]:
     """Legal moves of the game the command is about, filtered by what was typed.
 
     Each choice is named by the move and the game's reading of it, and its value is the
-    canonical move (the service checks it again on submission).
+    canonical move (the service checks it again on submission). ``keep`` narrows the moves
+    for a command that plays one sort of them (e.g. only jumps).
     """
     try:
         option = getattr(interaction.namespace, "game", None)
@@ -120,6 +132,8 @@ async def move_autocomplete(
         choices = await service(interaction).move_choices(game_id, guild_id(interaction))
     except ServiceError:
         return []
+    if keep is not None:
+        choices = [(move, text) for move, text in choices if keep(move)]
     return [
         app_commands.Choice(name=move_choice_name(move, text), value=move)
         for move, text in filter_moves(choices, current)[:AUTOCOMPLETE_LIMIT]
@@ -147,10 +161,11 @@ def filter_moves(choices: list[tuple[str, str]], typed: str) -> list[tuple[str, 
 
 def move_choice_name(move: str, description: str) -> str:
     """``"7+s · hole 7 — sow 3, …"``: the move first, so it can be typed; just the move when
-    the game has nothing to add. Discord allows 100 characters."""
+    the game has nothing to add, and the reading alone when it starts with the move
+    (``"2/7 — piece forward 5 to …"``). Discord allows 100 characters."""
     if not description or description == move:
         return move[:CHOICE_NAME_LIMIT]
-    name = f"{move} · {description}"
+    name = description if description.startswith(move) else f"{move} · {description}"
     if len(name) <= CHOICE_NAME_LIMIT:
         return name
     cut = name[: CHOICE_NAME_LIMIT - 1].rsplit(" ", 1)[0].rstrip(" ,—·")
@@ -248,11 +263,51 @@ async def decline(interaction: discord.Interaction, challenge_id: int) -> None:
 # ---- moves and game actions -----------------------------------------------------
 
 
-async def move(interaction: discord.Interaction, kind: str, text: str, game: str | None) -> None:
+async def move(
+    interaction: discord.Interaction,
+    kind: str,
+    text: str,
+    game: str | None,
+    *,
+    illegal: str | None = None,
+) -> None:
+    """Play ``text``; ``illegal`` replaces the engine's reason when the move is not legal
+    (for commands that play one fixed action and can say when it is allowed)."""
     try:
         game_id = await resolve_game(interaction, game, kind)
         board = await service(interaction).move(
             game_id, interaction.user.id, text, guild_id=guild_id(interaction)
+        )
+    except RollDue as error:
+        await refuse(interaction, f"{error.message} Use the Roll button or `/{kind} roll`.")
+        return
+    except IllegalMoveError as error:
+        await refuse(interaction, illegal or error.message)
+        return
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await post_board(interaction, board)
+
+
+async def roll(interaction: discord.Interaction, kind: str, game: str | None) -> None:
+    """Roll the dice due in the game the command is about, and post the board with them."""
+    try:
+        game_id = await resolve_game(interaction, game, kind)
+        board = await service(interaction).roll(
+            game_id, interaction.user.id, guild_id=guild_id(interaction)
+        )
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await post_board(interaction, board)
+
+
+async def roll_on_board(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    """The Roll button of the board at ``version``: an outdated board refuses."""
+    try:
+        board = await service(interaction).roll(
+            game_id, interaction.user.id, guild_id=guild_id(interaction), expected_version=version
         )
     except ServiceError as error:
         await answer_error(interaction, error)
@@ -374,7 +429,9 @@ async def board_button(
             f"This board is outdated. The current one: {board_link(current)} — {current.status}",
         )
         return
-    if action == "moves":
+    if action == "moves" and current.dice_needed:
+        await refuse(interaction, f"Roll the dice first ({current.dice_needed}): no moves yet.")
+    elif action == "moves":
         moves = await svc.legal_moves(game_id, current.guild_id)
         await refuse(interaction, legal_moves_text(moves))
     elif action == "draw":

@@ -29,6 +29,8 @@ COLOUR_FINISHED = discord.Colour.from_rgb(87, 242, 135)
 COLOUR_CHALLENGE = discord.Colour.from_rgb(254, 231, 92)
 LEGAL_LIST_LIMIT = 1800  # characters of legal moves shown in one ephemeral message
 LAST_MOVE = "Last move"  # a summary field that the board's description shows instead
+WARNING = "Warning"  # a summary field shown in bold in the description, e.g. "CHEBACHE! ..."
+ON_TOP = (LAST_MOVE, WARNING)  # summary fields the description shows instead of a field
 INLINE_FIELD_LIMIT = 40  # longer field values get the embed's full width
 DESCRIPTION_LIMIT, FIELD_NAME_LIMIT, FIELD_VALUE_LIMIT = 4096, 256, 1024  # Discord's limits
 MENTION = re.compile(r"<@!?\d+>")  # shown as a short @name
@@ -65,11 +67,16 @@ def board_embed(board: BoardView) -> discord.Embed:
 
     A game that reads its last move itself (a ``Last move`` entry in its summary, e.g. where a
     sowing ended and what it captured) has that reading on top instead of the bare notation.
+    What just happened (the board's ``note``, e.g. the roll and a turn passed for want of a
+    move) and a ``Warning`` from the summary come right under the status.
     Short fields sit side by side; long ones get the full width.
     """
     colour = COLOUR_FINISHED if board.finished else COLOUR_ACTIVE
     embed = discord.Embed(title=f"{board.title} · game #{board.game_id}", colour=colour)
     lines = [f"**{board.result}**" if board.finished else board.status]
+    if board.note:
+        lines.append(board.note)
+    lines += [f"**{value}**" for label, value in board.fields if label == WARNING]
     told = dict(board.fields).get(LAST_MOVE)
     if told:
         lines.append(f"{LAST_MOVE}: {told}")
@@ -81,7 +88,7 @@ def board_embed(board: BoardView) -> discord.Embed:
         detail = per_seat.get(name)
         add_field(embed, name, mention(user_id) + (f"\n{detail}" if detail else ""))
     for label, value in board.fields:
-        if label not in per_seat and label != LAST_MOVE:
+        if label not in per_seat and label not in ON_TOP:
             add_field(embed, label, value)
     if board.dice_needed:
         add_field(embed, "Roll due", board.dice_needed)
@@ -103,18 +110,23 @@ def clip(text: str, limit: int) -> str:
 
 
 def board_content(board: BoardView) -> str:
+    """Mentions the player who must act next: to roll, or to move."""
     if board.finished:
         return f"Game over: {board.result}"
     if board.to_move_user is None:
         return board.status
+    if board.dice_needed:
+        return f"{mention(board.to_move_user)}, your turn to roll ({board.dice_needed})."
     return f"{mention(board.to_move_user)}, your turn."
 
 
 def board_view(board: BoardView) -> discord.ui.View | None:
-    """Buttons under the latest board; None once the game is over."""
+    """Buttons under the latest board (Roll first when a roll is due); None once it is over."""
     if board.finished:
         return None
     view = discord.ui.View(timeout=None)
+    if board.dice_needed:
+        view.add_item(RollButton(board.game_id, board.version))
     view.add_item(BoardButton(board.game_id, board.version, "moves"))
     view.add_item(BoardButton(board.game_id, board.version, "draw"))
     view.add_item(BoardButton(board.game_id, board.version, "resign"))
@@ -365,6 +377,34 @@ class BoardButton(
         await play.board_button(interaction, self.game_id, self.version, self.action)
 
 
+class RollButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"idz:r:(?P<game>\d+):(?P<version>\d+)",
+):
+    """Rolls the dice due on this board (server-side); only the player to move may."""
+
+    def __init__(self, game_id: int, version: int):
+        super().__init__(
+            discord.ui.Button(
+                label="Roll",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"idz:r:{game_id}:{version}",
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
+        return cls(int(match["game"]), int(match["version"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from . import play
+
+        await play.roll_on_board(interaction, self.game_id, self.version)
+
+
 class DrawAnswerButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"idz:dr:(?P<game>\d+):(?P<answer>yes|no)",
@@ -417,7 +457,7 @@ class ClaimButton(
         await play.claim(interaction, self.game_id)
 
 
-DYNAMIC_ITEMS = (ChallengeButton, BoardButton, DrawAnswerButton, ClaimButton)
+DYNAMIC_ITEMS = (ChallengeButton, BoardButton, RollButton, DrawAnswerButton, ClaimButton)
 
 
 def single_button_view(item: discord.ui.Item) -> discord.ui.View:
