@@ -22,7 +22,14 @@ from .store import Store
 
 log = logging.getLogger("idzeva")
 
-EXTENSIONS = ("cogs.shared", "cogs.shax", "cogs.tchela", "cogs.chebache")
+EXTENSIONS = (
+    "cogs.shared",
+    "cogs.dice",
+    "cogs.shax",
+    "cogs.tchela",
+    "cogs.chebache",
+    "cogs.sachidjun",
+)
 TICK_SECONDS = 60.0
 
 NO_TOKEN_HELP = """No Discord token found (DISCORD_TOKEN in .env).

@@ -66,6 +66,7 @@ class BoardView:
     dice_needed: str | None  # e.g. "2d8" when a roll is due
     legal_count: int
     note: str | None = None  # what just happened that the position alone does not tell
+    answers: tuple[tuple[str, str], ...] = ()  # (move, label) to offer as buttons
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,32 @@ class ChallengeView:
     guild_id: int
     channel_id: int
     message_id: int | None
+    partners: tuple[int | None, int | None] = (None, None)  # challenger's, opponent's
+    accepted: tuple[int, ...] = ()  # invited players who accepted so far
+    options: tuple[tuple[str, str], ...] = ()
+    draws_sides: bool = False  # sides and colours are drawn by dice on acceptance
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(challenger and partner, opponent and partner)."""
+        mine, theirs = self.partners
+        return (
+            (self.challenger_id, *([mine] if mine else [])),
+            (self.opponent_id, *([theirs] if theirs else [])),
+        )
+
+    @property
+    def invited(self) -> tuple[int, ...]:
+        """Everyone who must accept: the opponent, then the partners named."""
+        return tuple(user for user in (self.opponent_id, *self.partners) if user is not None)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return (self.challenger_id, *self.invited)
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        return tuple(user for user in self.invited if user not in self.accepted)
 
 
 @dataclass(frozen=True)
@@ -202,16 +229,29 @@ class GameService:
         opponent_is_bot: bool = False,
         first: str = "random",
         variants: Iterable[str] = (),
+        partner_id: int | None = None,
+        opponent_partner_id: int | None = None,
+        bots: Iterable[int] = (),
+        options: dict[str, str] | None = None,
     ) -> ChallengeView:
-        if opponent_is_bot:
-            raise NotAllowed("Bots cannot play; challenge a person.")
-        if opponent_id == challenger_id:
-            raise NotAllowed("You cannot challenge yourself.")
+        """A challenge to ``opponent_id``; team games may name a partner for either side
+        (every invited player must accept). ``bots``: invited users who are bots."""
+        partners = (partner_id, opponent_partner_id)
+        invited = [opponent_id, *(p for p in partners if p is not None)]
+        if opponent_is_bot or set(bots) & set(invited):
+            raise NotAllowed("Bots cannot play; challenge people.")
+        if challenger_id in invited:
+            raise NotAllowed("You cannot challenge yourself or be your own partner.")
+        if len(set(invited)) != len(invited):
+            raise NotAllowed("Each player can take only one place in a game.")
         if first not in FIRST_CHOICES:
             raise ServiceError("Who moves first must be `me`, `them` or `random`.")
         cls = _game_class(kind)
+        seats = 1 + len(invited)
+        if seats not in cls.seat_counts:
+            raise ServiceError(f"{cls.title} is not played with partners.")
         chosen = tuple(sorted(set(variants)))
-        _new_game(cls, chosen)  # validates variants and the seat count
+        _new_game(cls, chosen, seats)  # validates variants and the seat count
         now = self._clock()
         challenge_id = await self._store.insert_challenge(
             guild_id=guild_id,
@@ -224,6 +264,8 @@ class GameService:
             status="pending",
             created_at=now,
             expires_at=now + self._settings.challenge_ttl,
+            partners=partners,
+            options=dict(options or {}),
         )
         return await self.get_challenge(challenge_id)
 
@@ -235,22 +277,38 @@ class GameService:
         row = await self._challenge(challenge_id)
         return _challenge_view(row, self._clock())
 
-    async def accept_challenge(self, challenge_id: int, user_id: int) -> BoardView:
+    async def accept_challenge(self, challenge_id: int, user_id: int) -> BoardView | ChallengeView:
+        """An invited player accepts. The game starts (a ``BoardView``) once everyone invited
+        has accepted; until then the challenge (a ``ChallengeView``) says who is missing."""
         row = await self._challenge(challenge_id)
-        if user_id != row.opponent_id:
-            raise NotAllowed(f"Only <@{row.opponent_id}> can accept this challenge.")
+        if user_id not in row.invited:
+            who = ", ".join(f"<@{user}>" for user in row.invited)
+            raise NotAllowed(f"Only {who} can accept this challenge.")
+        if user_id in row.accepted:
+            raise NotAllowed("You have already accepted; the others still have to.")
         now = self._clock()
         _check_pending(row, now)
+        accepted = (*row.accepted, user_id)
+        if set(row.invited) - set(accepted):
+            if not await self._store.update_challenge(
+                challenge_id,
+                expected_status="pending",
+                expected_accepted=row.accepted,
+                accepted=accepted,
+            ):
+                _check_pending(await self._challenge(challenge_id), now)
+                raise ServiceError("Someone else answered at the same moment; click again.")
+            return await self.get_challenge(challenge_id)
         cls = _game_class(row.kind)
-        game = _new_game(cls, row.variants)
-        players, first_note = self._seat_players(row, cls)
+        players, variants, first_note = self._seat_players(row, cls)
+        game = _new_game(cls, variants, len(players))
         game_id = await self._store.accept_challenge(
             challenge_id,
             now,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             kind=cls.key,
-            variants=row.variants,
+            variants=variants,
             players=players,
             state=game.to_json(),
             version=1,
@@ -263,12 +321,12 @@ class GameService:
             _check_pending(await self._challenge(challenge_id), now)
             raise ServiceError("This challenge can no longer be accepted.")
         game_row = await self._game_row(game_id, row.guild_id)
-        return await self._view(game_row, game, extra=(("First move", first_note),))
+        return await self._view(game_row, game, extra=(first_note,))
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> ChallengeView:
         """The challenged player declines (or the challenger withdraws)."""
         row = await self._challenge(challenge_id)
-        if user_id not in (row.challenger_id, row.opponent_id):
+        if user_id != row.challenger_id and user_id not in row.invited:
             raise NotAllowed("This is not your challenge.")
         now = self._clock()
         _check_pending(row, now)
@@ -278,8 +336,14 @@ class GameService:
             _check_pending(await self._challenge(challenge_id), now)
         return await self.get_challenge(challenge_id)
 
-    def _seat_players(self, row: ChallengeRow, cls: type[Game]) -> tuple[tuple[int, int], str]:
-        """(White, Black) user ids per the challenge's ``first``, and a note saying why."""
+    def _seat_players(
+        self, row: ChallengeRow, cls: type[Game]
+    ) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
+        """User ids per seat, the game's variants, and a (label, note) field saying how the
+        seats were given."""
+        seating = getattr(cls, "seating", None)
+        if callable(seating):
+            return self._draw_sides(row, seating)
         if row.first == "random":
             (die,) = self._roll(DiceSpec(1, 2))
             white = row.challenger_id if die == 1 else row.opponent_id
@@ -288,7 +352,42 @@ class GameService:
             white = row.challenger_id if row.first == "me" else row.opponent_id
             how = f"chosen by <@{row.challenger_id}>"
         black = row.opponent_id if white == row.challenger_id else row.challenger_id
-        return (white, black), f"{how}: <@{white}> plays {cls.seat_names[0]}"
+        note = f"{how}: <@{white}> plays {cls.seat_names[0]}"
+        return (white, black), row.variants, ("First move", note)
+
+    def _draw_sides(
+        self, row: ChallengeRow, seating: Callable[..., tuple[tuple[int, ...], tuple[str, ...]]]
+    ) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
+        """Šačidjun's draw, as the text says: "Each side rolls a single die to see whether
+        they will play veradi or tameg. (High roll gets veradi.) If two people are playing
+        on one side, then they roll to see who will play raža and čadra. (High roll gets
+        raža.)" Ties are rolled again; every roll is shown."""
+        mine, theirs = _challenge_view(row, self._clock()).teams
+        lines: list[str] = []
+        high, _ = self._roll_off(mine, theirs, lines)
+        veradi, tameg = (mine, theirs) if high == 0 else (theirs, mine)
+        lines[-1] += f" → {' and '.join(f'<@{user}>' for user in veradi)} veradi"
+        teams = []
+        for team in (veradi, tameg):
+            if len(team) == 2:
+                first, _ = self._roll_off((team[0],), (team[1],), lines)
+                team = team if first == 0 else (team[1], team[0])
+                lines[-1] += f" → <@{team[0]}> raža, <@{team[1]}> čadra"
+            teams.append(team)
+        players, variants = seating(*teams)
+        return players, tuple(sorted({*row.variants, *variants})), ("Sides drawn", "\n".join(lines))
+
+    def _roll_off(
+        self, first: tuple[int, ...], second: tuple[int, ...], lines: list[str]
+    ) -> tuple[int, int]:
+        """Each of two sides (or players) rolls a d8 until the rolls differ; returns
+        (index of the high roller, index of the low one) and notes every roll."""
+        names = [" and ".join(f"<@{user}>" for user in team) for team in (first, second)]
+        while True:
+            a, b = self._roll(DiceSpec(2, 8))
+            lines.append(f"{names[0]} {a}, {names[1]} {b}" + (" (tie, again)" if a == b else ""))
+            if a != b:
+                return (0, 1) if a > b else (1, 0)
 
     # ---- where the game is shown ---------------------------------------------------
 
@@ -334,6 +433,7 @@ class GameService:
             row, game = await self._load(game_id, guild_id)
             moves = sorted(self._cache_legal(row, game), key=natural_key)
             cached = tuple((move, game.describe_move(move)) for move in moves)
+            cached += tuple(game.line_choices())
             _remember(self._choices_cache, (row.id, row.version), cached)
         return list(cached)
 
@@ -375,7 +475,7 @@ class GameService:
         def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
             _require_turn(row, game, user_id)
             spec = game.dice_needed()
-            if spec is not None:
+            if spec is not None and game.waits_for_roll(text):
                 raise RollDue(f"Not yet: roll the dice first ({spec}), then move.")
             try:
                 game.push_line(text)
@@ -400,9 +500,9 @@ class GameService:
             spec = game.dice_needed()
             if spec is None:
                 raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
-            seat, dice = game.to_move, self._roll(spec)
+            seat, name, dice = game.to_move, game.mover_name(), self._roll(spec)
             game.roll(dice)
-            notes.append(_roll_note(game, seat, dice))
+            notes.append(_roll_note(game, seat, name, dice))
             return {}
 
         board = await self._change(game_id, guild_id, expected_version, act)
@@ -422,9 +522,11 @@ class GameService:
 
         def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
             seat = _require_player(row, user_id)
-            if row.draw_offer_seat == seat:
-                raise NotAllowed("You have already offered a draw; wait for the answer.")
-            if row.draw_offer_seat is not None:
+            offered = row.draw_offer_seat
+            if offered is not None and game.team_of(offered) == game.team_of(seat):
+                who = "You have" if offered == seat else "Your side has"
+                raise NotAllowed(f"{who} already offered a draw; wait for the answer.")
+            if offered is not None:
                 game.agree_draw()
                 return {}
             return {"draw_offer_seat": seat}
@@ -440,6 +542,8 @@ class GameService:
                 raise ServiceError("There is no draw offer to answer.")
             if row.draw_offer_seat == seat:
                 raise NotAllowed("You made this offer; your opponent answers it.")
+            if game.team_of(row.draw_offer_seat) == game.team_of(seat):
+                raise NotAllowed("Your side made this offer; the other side answers it.")
             if accept:
                 game.agree_draw()
             return {"draw_offer_seat": None}
@@ -449,8 +553,10 @@ class GameService:
     async def claim_timeout(self, game_id: int, user_id: int, *, guild_id: int) -> BoardView:
         def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
             seat = _require_player(row, user_id)
-            if game.to_move is not None and row.players[game.to_move] == user_id:
-                raise NotAllowed("It is your turn: there is nothing to claim.")
+            mover = game.to_move
+            if mover is not None and game.team_of(mover) == game.team_of(seat):
+                whose = "your" if mover == seat else "your side's"
+                raise NotAllowed(f"It is {whose} turn: there is nothing to claim.")
             if row.claim_at is None or now < row.claim_at:
                 when = f" <t:{int(row.claim_at)}:R>" if row.claim_at is not None else " later"
                 raise NotAllowed(f"You can claim a win by timeout{when}.")
@@ -458,6 +564,11 @@ class GameService:
             return {}
 
         return await self._change(game_id, guild_id, None, act)
+
+    def free_roll(self, text: str) -> tuple[DiceSpec, tuple[int, ...]]:
+        """Dice for anything outside a game (``/roll 2d8``), rolled server-side by the same
+        roller as the games'. ``NdM`` with N 1..10 and M 2..100; ``dM`` means ``1dM``."""
+        return (spec := parse_dice(text)), self._roll(spec)
 
     # ---- the clock -----------------------------------------------------------------
 
@@ -497,8 +608,7 @@ class GameService:
         for row in await self._store.games_claimable(now):
             if not await self._store.mark_notified(row.id, row.version, "claim_notified"):
                 continue
-            mover = self._user_to_move(row)
-            waiting = next((user for user in row.players if user != mover), None)
+            mover, waiting = self._mover_and_waiting(row)
             if mover is None or waiting is None:
                 continue
             text = (
@@ -573,6 +683,18 @@ class GameService:
             return None
         return None if seat is None else row.players[seat]
 
+    def _mover_and_waiting(self, row: GameRow) -> tuple[int | None, int | None]:
+        """The user to move and the first player of another team (who may claim)."""
+        try:
+            game = _parse_game(row)
+        except CorruptGame:
+            return None, None
+        seat = game.to_move
+        if seat is None:
+            return None, None
+        others = [s for s in range(game.seats) if game.team_of(s) != game.team_of(seat)]
+        return row.players[seat], (row.players[others[0]] if others else None)
+
     def _roll(self, spec: DiceSpec) -> tuple[int, ...]:
         dice = tuple(int(d) for d in self._roller(spec))
         if len(dice) != spec.count or not all(1 <= d <= spec.sides for d in dice):
@@ -611,6 +733,7 @@ class GameService:
             image=await self._render(game) if with_image else b"",
             dice_needed=None if spec is None else str(spec),
             legal_count=len(legal),
+            answers=tuple(game.answer_choices()),
         )
 
     async def _render(self, game: Game) -> bytes:
@@ -669,6 +792,24 @@ def last_action(entries: Sequence[LogEntry]) -> str | None:
     return " ".join(str(entry) for entry in shown)
 
 
+DICE_RE = re.compile(r"(\d*)\s*[dD]\s*(\d+)")
+MAX_DICE, MAX_SIDES = 10, 100
+
+
+def parse_dice(text: str) -> DiceSpec:
+    """``"2d8"`` -> DiceSpec(2, 8); ServiceError with the allowed range otherwise."""
+    match = DICE_RE.fullmatch(text.strip())
+    count = int(match.group(1) or 1) if match else 0
+    sides = int(match.group(2)) if match else 0
+    if not (1 <= count <= MAX_DICE and 2 <= sides <= MAX_SIDES):
+        shown = text.strip().replace("`", "")[:20] or "(nothing)"
+        raise ServiceError(
+            f"`{shown}` is not a roll I can make: write NdM, e.g. 2d8 or d6, "
+            f"with up to {MAX_DICE} dice of 2 to {MAX_SIDES} sides."
+        )
+    return DiceSpec(count, sides)
+
+
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     """Sort key reading digit runs as numbers: ``open2`` < ``open10``, ``3+s`` < ``12``."""
     return tuple(
@@ -691,10 +832,9 @@ def _remember(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int], va
         cache.popitem(last=False)
 
 
-def _roll_note(game: Game, seat: int | None, dice: Sequence[int]) -> str:
+def _roll_note(game: Game, seat: int | None, name: str, dice: Sequence[int]) -> str:
     """``"White rolled 3 5"``; when the roll left no legal move and the game passed the turn
     on, ``"White rolled 6 6: no legal move, the turn passes"``."""
-    name = game.seat_names[seat] if seat is not None else "The player"
     text = f"{name} rolled {' '.join(map(str, dice))}"
     if game.is_over:
         return text
@@ -731,18 +871,23 @@ def _game_class(kind: str) -> type[Game]:
         raise ServiceError(f"There is no game called {kind!r}.") from None
 
 
-def _new_game(cls: type[Game], variants: Iterable[str]) -> Game:
+def _new_game(cls: type[Game], variants: Iterable[str], seats: int = 2) -> Game:
     try:
-        return cls(variants, 2)
+        return cls(variants, seats)
     except ValueError as exc:
         raise ServiceError(str(exc).capitalize() + ".") from None
 
 
-def _title(kind: str) -> str:
+def _known_class(kind: str) -> type[Game] | None:
     try:
-        return game_class(kind).title
+        return game_class(kind)
     except KeyError:
-        return kind
+        return None
+
+
+def _title(kind: str) -> str:
+    cls = _known_class(kind)
+    return cls.title if cls else kind
 
 
 def _check_pending(row: ChallengeRow, now: float) -> None:
@@ -767,6 +912,10 @@ def _challenge_view(row: ChallengeRow, now: float) -> ChallengeView:
         guild_id=row.guild_id,
         channel_id=row.channel_id,
         message_id=row.message_id,
+        partners=row.partners,
+        accepted=row.accepted,
+        options=tuple(sorted(row.options.items())),
+        draws_sides=callable(getattr(_known_class(row.kind), "seating", None)),
     )
 
 

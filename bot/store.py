@@ -77,6 +77,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX challenges_by_status ON challenges (status, expires_at);
     """,
+    # 2: team challenges (Šačidjun: a partner on each side, every invited player accepts)
+    # and game-specific challenge options (e.g. the colour the challenger plays).
+    """
+    ALTER TABLE challenges ADD COLUMN partners TEXT NOT NULL DEFAULT '[null, null]';
+    ALTER TABLE challenges ADD COLUMN accepted TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE challenges ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    """,
 ]
 
 # Columns ``update_game`` may set (``version`` is bumped by the store itself).
@@ -96,7 +103,7 @@ GAME_COLUMNS = frozenset(
         "draw_offer_seat",
     ]
 )
-CHALLENGE_COLUMNS = frozenset(["message_id", "status", "game_id"])
+CHALLENGE_COLUMNS = frozenset(["message_id", "status", "game_id", "accepted"])
 
 
 @dataclass(frozen=True)
@@ -145,12 +152,23 @@ class ChallengeRow:
     created_at: float
     expires_at: float
     game_id: int | None
+    partners: tuple[int | None, int | None]  # the challenger's partner, the opponent's
+    accepted: tuple[int, ...]  # invited players who have accepted so far
+    options: dict[str, str]
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> ChallengeRow:
         data = _known_columns(cls, row)
         data["variants"] = tuple(json.loads(data["variants"]))
+        data["partners"] = tuple(json.loads(data["partners"]))
+        data["accepted"] = tuple(json.loads(data["accepted"]))
+        data["options"] = dict(json.loads(data["options"]))
         return cls(**data)
+
+    @property
+    def invited(self) -> tuple[int, ...]:
+        """Everyone who must accept: the opponent, then the partners named."""
+        return tuple(user for user in (self.opponent_id, *self.partners) if user is not None)
 
 
 @dataclass(frozen=True)
@@ -344,11 +362,21 @@ class Store:
         return ChallengeRow.from_row(row) if row else None
 
     async def update_challenge(
-        self, challenge_id: int, *, expected_status: str | None = None, **columns: Any
+        self,
+        challenge_id: int,
+        *,
+        expected_status: str | None = None,
+        expected_accepted: Sequence[int] | None = None,
+        **columns: Any,
     ) -> bool:
-        """Set ``columns``; with ``expected_status``, only if the status is still that."""
+        """Set ``columns``; with ``expected_status`` (``expected_accepted``), only if the
+        status (the list of acceptances) is still that."""
         _check_columns(columns, CHALLENGE_COLUMNS)
-        where = {} if expected_status is None else {"status": expected_status}
+        where: dict[str, Any] = {}
+        if expected_status is not None:
+            where["status"] = expected_status
+        if expected_accepted is not None:
+            where["accepted"] = _encode(tuple(expected_accepted))
         return await self._update_where("challenges", challenge_id, columns, where)
 
     async def accept_challenge(
@@ -389,8 +417,9 @@ class Store:
         assignments = ", ".join(f"{name} = ?" for name in columns)
         conditions = "".join(f" AND {name} = ?" for name in where)
         sql = f"UPDATE {table} SET {assignments} WHERE id = ?{conditions}"
+        values = [_encode(value) for value in columns.values()]
         async with self._write() as db:
-            cursor = await _run(db, sql, [*columns.values(), row_id, *where.values()])
+            cursor = await _run(db, sql, [*values, row_id, *where.values()])
             return cursor.rowcount == 1
 
     async def _exists(self, table: str, row_id: int) -> bool:
@@ -463,8 +492,10 @@ async def _insert(db: aiosqlite.Connection, table: str, columns: dict[str, Any])
 
 
 def _encode(value: Any) -> Any:
-    """Lists and tuples (variants, players) are stored as JSON."""
-    return json.dumps(list(value)) if isinstance(value, list | tuple) else value
+    """Lists, tuples and dicts (variants, players, options) are stored as JSON."""
+    if isinstance(value, list | tuple):
+        return json.dumps(list(value))
+    return json.dumps(value) if isinstance(value, dict) else value
 
 
 def _check_columns(columns: dict[str, Any], allowed: Iterable[str]) -> None:

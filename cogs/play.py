@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.service import (
     BoardView,
+    ChallengeView,
     GameService,
     GameSummary,
     IllegalMoveError,
@@ -45,6 +46,13 @@ log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's maximum number of choices
 CHOICE_NAME_LIMIT = 100  # Discord's maximum length of a choice's name
+
+
+COMMAND_GROUPS = {"sachidjun": "sachi"}  # a game's slash command group, where not its key
+
+
+def command_group(kind: str) -> str:
+    return COMMAND_GROUPS.get(kind, kind)
 
 
 def service(interaction: discord.Interaction) -> GameService:
@@ -142,15 +150,18 @@ async def move_autocomplete(
 
 def filter_moves(choices: list[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
     """The (move, description) pairs matching ``typed``: moves that start with it first, then
-    moves that contain it, then moves whose description contains it."""
+    moves that contain it, then moves whose description contains it. A trailing space asks
+    for the rest of a turn: only whole turns that go on from the moves typed."""
     compact = typed.strip().lower().replace(" ", "")
     words = " ".join(typed.lower().split())
+    if words and typed[-1:].isspace():
+        return [(move, text) for move, text in choices if move.lower().startswith(words + " ")]
     starts: list[tuple[str, str]] = []
     contains: list[tuple[str, str]] = []
     described: list[tuple[str, str]] = []
     for move, description in choices:
         canonical = move.lower()
-        if canonical.startswith(compact):
+        if canonical.startswith(compact) or canonical.startswith(words):
             starts.append((move, description))
         elif compact in canonical:
             contains.append((move, description))
@@ -181,8 +192,13 @@ async def challenge(
     opponent: discord.Member | discord.User,
     first: str = "random",
     variants: tuple[str, ...] = (),
+    *,
+    partner: discord.Member | discord.User | None = None,
+    opponent_partner: discord.Member | discord.User | None = None,
+    options: dict[str, str] | None = None,
 ) -> None:
     svc = service(interaction)
+    invited = [user for user in (opponent, partner, opponent_partner) if user is not None]
     try:
         await refuse_in_game_thread(interaction)
         created = await svc.create_challenge(
@@ -191,15 +207,18 @@ async def challenge(
             kind=kind,
             challenger_id=interaction.user.id,
             opponent_id=opponent.id,
-            opponent_is_bot=opponent.bot,
             first=first,
             variants=variants,
+            partner_id=partner.id if partner else None,
+            opponent_partner_id=opponent_partner.id if opponent_partner else None,
+            bots=[user.id for user in invited if user.bot],
+            options=options,
         )
     except ServiceError as error:
         await answer_error(interaction, error)
         return
     await interaction.response.send_message(
-        content=f"{mention(opponent.id)}, you are challenged!",
+        content=f"{' '.join(mention(user.id) for user in invited)}, you are challenged!",
         embed=challenge_embed(created),
         view=challenge_view(created),
         allowed_mentions=players_only(created),
@@ -226,6 +245,11 @@ async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
         board = await svc.accept_challenge(challenge_id, interaction.user.id)
     except ServiceError as error:
         await answer_error(interaction, error)
+        return
+    if isinstance(board, ChallengeView):  # others still have to accept
+        await interaction.response.edit_message(
+            embed=challenge_embed(board), view=challenge_view(board)
+        )
         return
     accepted = await svc.get_challenge(challenge_id)
     await interaction.response.edit_message(
@@ -279,7 +303,9 @@ async def move(
             game_id, interaction.user.id, text, guild_id=guild_id(interaction)
         )
     except RollDue as error:
-        await refuse(interaction, f"{error.message} Use the Roll button or `/{kind} roll`.")
+        await refuse(
+            interaction, f"{error.message} Use the Roll button or `/{command_group(kind)} roll`."
+        )
         return
     except IllegalMoveError as error:
         await refuse(interaction, illegal or error.message)
@@ -296,6 +322,25 @@ async def roll(interaction: discord.Interaction, kind: str, game: str | None) ->
         game_id = await resolve_game(interaction, game, kind)
         board = await service(interaction).roll(
             game_id, interaction.user.id, guild_id=guild_id(interaction)
+        )
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await post_board(interaction, board)
+
+
+async def move_on_board(
+    interaction: discord.Interaction, game_id: int, version: int, text: str
+) -> None:
+    """A move button (e.g. Accept offer) of the board at ``version``: an outdated board
+    refuses."""
+    try:
+        board = await service(interaction).move(
+            game_id,
+            interaction.user.id,
+            text,
+            guild_id=guild_id(interaction),
+            expected_version=version,
         )
     except ServiceError as error:
         await answer_error(interaction, error)

@@ -42,11 +42,8 @@ def mention(user_id: int) -> str:
 
 def players_only(board: BoardView | ChallengeView) -> discord.AllowedMentions:
     """Ping the players of this game and nobody else."""
-    ids = (
-        board.players if isinstance(board, BoardView) else (board.challenger_id, board.opponent_id)
-    )
     return discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(i) for i in ids]
+        everyone=False, roles=False, users=[discord.Object(i) for i in board.players]
     )
 
 
@@ -115,6 +112,8 @@ def board_content(board: BoardView) -> str:
         return f"Game over: {board.result}"
     if board.to_move_user is None:
         return board.status
+    if board.answers:
+        return f"{mention(board.to_move_user)}, your answer: {board.status}"
     if board.dice_needed:
         return f"{mention(board.to_move_user)}, your turn to roll ({board.dice_needed})."
     return f"{mention(board.to_move_user)}, your turn."
@@ -125,6 +124,8 @@ def board_view(board: BoardView) -> discord.ui.View | None:
     if board.finished:
         return None
     view = discord.ui.View(timeout=None)
+    for move, label in board.answers:
+        view.add_item(AnswerButton(board.game_id, board.version, move, label))
     if board.dice_needed:
         view.add_item(RollButton(board.game_id, board.version))
     view.add_item(BoardButton(board.game_id, board.version, "moves"))
@@ -270,18 +271,30 @@ def legal_moves_text(moves: list[str]) -> str:
 def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discord.Embed:
     embed = discord.Embed(title=f"{challenge.title} challenge", colour=COLOUR_CHALLENGE)
     first = {"me": "challenger", "them": "challenged player", "random": "drawn at random"}
-    lines = [
-        f"{mention(challenge.challenger_id)} challenges {mention(challenge.opponent_id)}.",
-        f"Plays first: {first.get(challenge.first, challenge.first)}",
-    ]
+    mine, theirs = challenge.teams
+    verb = "challenge" if len(mine) > 1 else "challenges"
+    lines = [f"{team_names(mine)} {verb} {team_names(theirs)}."]
+    if challenge.draws_sides:
+        lines.append("Sides and colours: drawn with the server's dice once everyone accepts.")
+    else:
+        lines.append(f"Plays first: {first.get(challenge.first, challenge.first)}")
+    lines += [f"{name.capitalize()}: {value}" for name, value in challenge.options]
     if challenge.variants:
         lines.append(f"Variant: {', '.join(challenge.variants)}")
+    if challenge.status == "pending" and len(challenge.invited) > 1:
+        if challenge.accepted:
+            lines.append(f"Accepted: {team_names(challenge.accepted)}")
+        lines.append(f"Waiting for: {team_names(challenge.waiting_for)}")
     if challenge.status == "pending":
         lines.append(f"Expires <t:{int(challenge.expires_at)}:R>.")
     else:
         lines.append(f"**{note or challenge.status.capitalize()}**")
     embed.description = "\n".join(lines)
     return embed
+
+
+def team_names(users: tuple[int, ...]) -> str:
+    return " and ".join(mention(user) for user in users)
 
 
 def challenge_view(challenge: ChallengeView) -> discord.ui.View | None:
@@ -405,6 +418,37 @@ class RollButton(
         await play.roll_on_board(interaction, self.game_id, self.version)
 
 
+class AnswerButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"idz:a:(?P<game>\d+):(?P<version>\d+):(?P<move>[a-z]+)",
+):
+    """Plays an answer move (e.g. ``accept`` or ``refuse`` a redemption offer) on the board at
+    ``version``; only the player addressed may, and an outdated board refuses."""
+
+    def __init__(self, game_id: int, version: int, move: str, label: str | None = None):
+        style = discord.ButtonStyle.success if move == "accept" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=label or move.capitalize(),
+                style=style,
+                custom_id=f"idz:a:{game_id}:{version}:{move}",
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.move = move
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
+        return cls(int(match["game"]), int(match["version"]), match["move"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from . import play
+
+        await play.move_on_board(interaction, self.game_id, self.version, self.move)
+
+
 class DrawAnswerButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"idz:dr:(?P<game>\d+):(?P<answer>yes|no)",
@@ -457,7 +501,14 @@ class ClaimButton(
         await play.claim(interaction, self.game_id)
 
 
-DYNAMIC_ITEMS = (ChallengeButton, BoardButton, RollButton, DrawAnswerButton, ClaimButton)
+DYNAMIC_ITEMS = (
+    ChallengeButton,
+    BoardButton,
+    RollButton,
+    AnswerButton,
+    DrawAnswerButton,
+    ClaimButton,
+)
 
 
 def single_button_view(item: discord.ui.Item) -> discord.ui.View:

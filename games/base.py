@@ -226,18 +226,25 @@ class Game(ABC):
 
     def push_line(self, text: str) -> list[str]:
         """Play what a player typed: one move, or (where the game allows) several separated by
-        spaces, all or nothing. Returns the canonical moves played."""
+        spaces, all or nothing. Returns the canonical moves played.
+
+        A move that ends the game ends the line: the moves typed after it are not played
+        (the rest of the turn is void once the game is won)."""
         parts = text.split()
         if not self.accepts_move_lines or len(parts) <= 1:
             return [self.push(text)]
         trial = self.copy()
+        played = 0
         for index, part in enumerate(parts, start=1):
+            if trial.is_over:
+                break
             try:
                 trial.push(part)
             except IllegalMove as error:
                 reason = f"move {index} of {len(parts)}: {error.reason}"
                 raise IllegalMove(part, reason, error.legal) from None
-        return [self.push(part) for part in parts]
+            played = index
+        return [self.push(part) for part in parts[:played]]
 
     def resign(self, seat: int) -> None:
         """``seat`` gives up; in a 2-seat game the other seat wins."""
@@ -248,8 +255,19 @@ class Game(ABC):
         self._finish((), "agreed by both players")
 
     def claim_timeout(self, winner: int) -> None:
-        """The waiting seat claims the win after the opponent let the clock run out."""
-        self._finish((winner,), "timeout")
+        """The waiting seat claims the win (with its team) after the opponent let the clock
+        run out."""
+        self._finish(self.team_seats(winner), "timeout")
+
+    def team_of(self, seat: int) -> int:
+        """The team a seat plays for; each seat is its own team unless a game says otherwise
+        (Šačidjun: a side may be two seats)."""
+        return seat
+
+    def team_seats(self, seat: int) -> tuple[int, ...]:
+        """``seat`` and its partners."""
+        team = self.team_of(seat)
+        return tuple(s for s in range(self.seats) if self.team_of(s) == team)
 
     def _finish(self, winners: tuple[int, ...], reason: str) -> None:
         if self.is_over:
@@ -290,6 +308,26 @@ class Game(ABC):
     def summary(self) -> list[tuple[str, str]]:
         """(label, value) pairs describing the position for players, e.g. pieces in hand."""
         return [("Phase", self.phase)]
+
+    def waits_for_roll(self, text: str) -> bool:
+        """Whether this action must wait for a due roll (every move, unless a game says
+        otherwise)."""
+        return True
+
+    def line_choices(self) -> list[tuple[str, str]]:
+        """Whole turns (several moves, spaced) to offer in menus beside the single legal
+        moves, as (line, description); none unless the game has multi-move turns."""
+        return []
+
+    def answer_choices(self) -> list[tuple[str, str]]:
+        """Moves that answer a question (e.g. accept or refuse an offer), as (move, label):
+        shown as buttons on the board; none by default."""
+        return []
+
+    def mover_name(self) -> str:
+        """Who acts now, for messages like "White rolled 3 5"."""
+        seat = self.to_move
+        return self.seat_names[seat] if seat is not None else "Nobody"
 
     def _action_word(self) -> str:
         return "roll" if self.dice_needed() is not None else "move"

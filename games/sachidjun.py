@@ -250,13 +250,13 @@ COUNT_RE = re.compile(r"(\d*)([rc])")
 
 
 def parse_counts(text: str) -> list[int] | None:
-    """``2r,1c`` -> [2, 1]; None if malformed."""
+    """``2r,1c`` (or ``2r1c``) -> [2, 1]; None if malformed."""
+    compact = text.replace(",", "")
+    if not re.fullmatch(r"(?:\d*[rc])+", compact):
+        return None
     counts = [0, 0]
-    for part in text.split(","):
-        match = COUNT_RE.fullmatch(part)
-        if not match:
-            return None
-        counts["rc".index(match.group(2))] += int(match.group(1) or 1)
+    for number, letter in COUNT_RE.findall(compact):
+        counts["rc".index(letter)] += int(number or 1)
     return counts
 
 
@@ -644,6 +644,27 @@ class Sachidjun(Game):
         self.refused = []
         self._solver = None
 
+    def team_of(self, seat: int) -> int:
+        """The side (0 veradi, 1 tameg) a seat plays."""
+        return side_of(self.roles_of(seat)[0])
+
+    @staticmethod
+    def seating(
+        veradi: tuple[int, ...], tameg: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """Players per seat, and the variants, for a side's players: one player, or two as
+        (raža player, čadra player). Three players need ``tameg-pair`` when tameg is the
+        pair (see the seat map in the module docstring)."""
+        if len(veradi) not in (1, 2) or len(tameg) not in (1, 2):
+            raise ValueError("each side has one or two players")
+        if len(veradi) == len(tameg) == 1:
+            return (veradi[0], tameg[0]), ()
+        if len(veradi) == len(tameg) == 2:
+            return (veradi[0], tameg[0], veradi[1], tameg[1]), ()
+        if len(veradi) == 2:
+            return (veradi[0], tameg[0], veradi[1]), ()
+        return (veradi[0], tameg[0], tameg[1]), ("tameg-pair",)
+
     def resign(self, seat: int) -> None:
         """A seat resigns for its side: every seat of the other side wins."""
         side = side_of(self.roles_of(seat)[0])
@@ -797,6 +818,57 @@ class Sachidjun(Game):
                 self.home[role_of(1 - captor, colour)] += take
                 left -= take
 
+    # ---- menus -------------------------------------------------------------
+
+    def line_choices(self, limit: int = 200) -> list[tuple[str, str]]:
+        """Whole sub-turns: the ways to play the rest of the roll as fully as possible, one
+        per distinct resulting position (the first found, in the solver's order), at most
+        ``limit`` of them. Single-move turns are left out (they are the single moves)."""
+        if self.outcome is not None or self.dice is None or self.offer is not None:
+            return []
+        solver, role = self._get_solver(), self.role
+        lines: dict[tuple, list[tuple[str, int, bool]]] = {}
+        visited: set[tuple] = set()
+
+        def walk(state: tuple, line: list[tuple[str, int, bool]]) -> None:
+            if len(lines) >= limit:
+                return
+            moves = solver.moves(state)
+            if not moves:
+                position = (state[0], state[1], state[3])
+                if len(line) > 1:
+                    lines.setdefault(position, line)
+                return
+            for start, size, after, capture, _combat in moves:
+                if after in visited:
+                    continue
+                visited.add(after)
+                _passed, land = cached_path(role, start, size)
+                origin = "M" if start is None else CELLS[start]
+                name = f"{origin}{'x' if capture else '-'}{CELLS[land]}"
+                walk(after, [*line, (name, size, capture)])
+
+        walk(self._search_state(), [])
+        return [(" ".join(m for m, _, _ in line), describe_line(line)) for line in lines.values()]
+
+    def waits_for_roll(self, text: str) -> bool:
+        """Redemption offers are made "before rolling or after rolling but before its first
+        move"."""
+        return not text.strip().lower().startswith("offer:")
+
+    def answer_choices(self) -> list[tuple[str, str]]:
+        if self.outcome is not None or self.offer is None:
+            return []
+        return [("accept", "Accept the offer"), ("refuse", "Refuse the offer")]
+
+    def mover_name(self) -> str:
+        if self.outcome is not None:
+            return "Nobody"
+        if self.offer is not None:
+            return super().mover_name()
+        role = ROLE_NAMES[self.role]
+        return role[:1].upper() + role[1:]
+
     # ---- display -----------------------------------------------------------
 
     def role_name(self, role: int) -> str:
@@ -811,8 +883,6 @@ class Sachidjun(Game):
             return f"{self.seat_names[seat]} to answer a redemption offer: {self.offer['move']}"
         role = ROLE_NAMES[self.role]
         who = role[:1].upper() + role[1:]
-        if self.seat_names[seat].lower() != role:
-            who += f" ({self.seat_names[seat]}'s seat)"
         if self.dice is None:
             return f"{who} to roll"
         a, b = self.dice
@@ -865,6 +935,12 @@ class Sachidjun(Game):
             fields.append(("Standing ties", ", ".join(ties)))
         if self.offer is not None:
             fields.append(("Offer", self.offer["move"]))
+        answer = (self.last or {}).get("answer")
+        if answer and self.log and self.log[-1].move == answer:
+            offer = self.last["move"][len("offer:") :]  # type: ignore[index]
+            verb = "accepted" if answer == "accept" else "refused"
+            who = self.seat_names[self.log[-1].seat]
+            fields.append(("Last move", f"{who} {verb} the redemption offer `{offer}`"))
         if self.last_pass is not None:
             a, b = self.last_pass["dice"]
             fields.append(("Last pass", f"{ROLE_NAMES[self.last_pass['role']]} rolled {a} {b}"))
@@ -872,6 +948,16 @@ class Sachidjun(Game):
 
     def text_board(self) -> str:
         return draw_board(self)
+
+
+def describe_line(line: list[tuple[str, int, bool]]) -> str:
+    """``"whole sub-turn: 3 + 5, 1 capture"``."""
+    sizes = " + ".join(str(size) for _, size, _ in line)
+    captures = sum(1 for _, _, capture in line if capture)
+    text = f"whole sub-turn: {sizes}"
+    if captures:
+        text += f", {captures} capture" + ("s" if captures > 1 else "")
+    return text
 
 
 def cell_text(game: Sachidjun, cell: int) -> str:

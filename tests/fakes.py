@@ -34,3 +34,21 @@ class SeededRoller:
     def __call__(self, spec: DiceSpec) -> tuple[int, ...]:
         self.calls.append(spec)
         return tuple(self.rng.randint(1, spec.sides) for _ in range(spec.count))
+
+
+@dataclass
+class QueuedRoller(SeededRoller):
+    """The seeded roller, which first deals any queued dice; remembers what it rolled. One
+    instance can serve every bot of a test (restarts included)."""
+
+    queued: list[tuple[int, ...]] = field(default_factory=list)
+    rolled: list[tuple[int, ...]] = field(default_factory=list)
+
+    def __call__(self, spec: DiceSpec) -> tuple[int, ...]:
+        if self.queued:
+            self.calls.append(spec)
+            dice = self.queued.pop(0)
+        else:
+            dice = super().__call__(spec)
+        self.rolled.append(dice)
+        return dice

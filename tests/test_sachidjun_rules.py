@@ -114,7 +114,7 @@ def test_start_all_pieces_home_veradi_raza_rolls_first():
     assert game.to_move == 0 and game.role == VR
     assert str(game.dice_needed()) == "2d8"
     assert game.legal_moves() == []
-    assert game.status_line() == "Veradi raža (Veradi's seat) to roll"
+    assert game.status_line() == "Veradi raža to roll"
 
 
 def test_each_colour_enters_by_its_own_šake_in_its_own_direction():
@@ -661,3 +661,76 @@ def test_four_real_empty_sub_turns_in_a_row():
     assert game.is_over and game.outcome.is_draw
     assert game.outcome.reason == "four sub-turns in a row without a legal move"
     assert [entry.dice for entry in game.log] == [(4, 5), (3, 6), (2, 7), (1, 1)]
+
+
+# ---- menus, seats and the line rule ---------------------------------------------------------
+
+
+def test_whole_sub_turns_for_the_menu_one_per_result():
+    # Start, roll 3-5: single moves M-W2 (3), M-W4 (5), M-W7 (8). Whole sub-turns: two pieces
+    # enter (3 and 5) -> "M-W2 M-W4" once (M-W4 M-W2 gives the same position); the 8 alone is
+    # a single move, not a line.
+    game = Sachidjun()
+    assert game.line_choices() == []  # no roll yet
+    game.roll((3, 5))
+    assert game.line_choices() == [("M-W2 M-W4", "whole sub-turn: 3 + 5")]
+
+
+def test_whole_sub_turn_lines_use_the_whole_roll_and_count_captures():
+    # VR on W1 (seven more at home); lone tameg raža on W4 and W7. Roll 3-3, all by different
+    # pieces: 4x3 = four entries (M-W2) or three and W1xW4; 2x6 = M-W5 twice or M-W5 and
+    # W1xW7; 3+3+6 = W1xW7 with two entries, or M-W5 with two of {M-W2, M-W2, W1xW4};
+    # 12 is one piece (a single move, not a line). One line per resulting position.
+    game = position({"W1": {VR: 1}, "W4": {TR: 1}, "W7": {TR: 1}})
+    game.roll((3, 3))
+    lines = dict(game.line_choices())
+    assert lines == {
+        "M-W2 M-W2 M-W2 M-W2": "whole sub-turn: 3 + 3 + 3 + 3",
+        "M-W2 M-W2 M-W2 W1xW4": "whole sub-turn: 3 + 3 + 3 + 3, 1 capture",
+        "M-W2 M-W2 M-W5": "whole sub-turn: 3 + 3 + 6",
+        "M-W2 M-W2 W1xW7": "whole sub-turn: 3 + 3 + 6, 1 capture",
+        "M-W2 W1xW4 M-W5": "whole sub-turn: 3 + 3 + 6, 1 capture",
+        "M-W5 M-W5": "whole sub-turn: 6 + 6",
+        "M-W5 W1xW7": "whole sub-turn: 6 + 6, 1 capture",
+    }
+    for line in lines:
+        trial = game.copy()
+        trial.push_line(line)  # every line offered really plays, and ends the sub-turn
+        assert trial.role == TR
+
+
+def test_a_line_ends_where_the_game_is_won():
+    # The last tameg piece is a čadra alone on W3; VR rolls 4-5: M-W3 (4) captures it and wins;
+    # the 5 typed after it is not played ("the rest of the roll is then not played").
+    game = position({"W3": {TC: 1}}, captured={(VR, TR): 8, (VC, TC): 7})
+    game.roll((4, 5))
+    assert game.push_line("M-W3 M-W4") == ["MxW3"]
+    assert game.is_over and game.outcome.winners == (0,)
+    assert game.moves() == ["MxW3"]
+
+
+def test_offers_do_not_wait_for_the_roll_and_are_answered_by_buttons():
+    game = prisoners_position()
+    assert not game.waits_for_roll("offer:give(1r)+get(1c)")
+    assert game.waits_for_roll("M-SW")
+    assert game.answer_choices() == []
+    game.push("offer:give(1r)+get(1c)")
+    assert game.answer_choices() == [("accept", "Accept the offer"), ("refuse", "Refuse the offer")]
+    assert game.mover_name() == "Tameg"  # the seat addressed answers
+    game.push("refuse")
+    assert game.mover_name() == "Veradi raža"
+    assert dict(game.summary())["Last move"] == (
+        "Tameg refused the redemption offer `give(1r)+get(1c)`"
+    )
+
+
+def test_seating_and_teams():
+    assert Sachidjun.seating((1,), (2,)) == ((1, 2), ())
+    assert Sachidjun.seating((1, 3), (2, 4)) == ((1, 2, 3, 4), ())
+    assert Sachidjun.seating((1, 3), (2,)) == ((1, 2, 3), ())
+    assert Sachidjun.seating((1,), (2, 4)) == ((1, 2, 4), ("tameg-pair",))
+    four = Sachidjun(seats=4)
+    assert [four.team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert four.team_seats(2) == (0, 2)
+    pair = Sachidjun(["tameg-pair"], 3)
+    assert [pair.team_of(s) for s in range(3)] == [0, 1, 1]

@@ -25,7 +25,7 @@ from bot.config import Settings
 from bot.service import natural_key
 from games import Chebache, DiceSpec
 from render import RENDERERS
-from tests.fakes import SeededRoller
+from tests.fakes import QueuedRoller
 
 from .helpers import (
     BOARD_BUTTONS,
@@ -55,22 +55,7 @@ def tolerate_missing_renderer(no_logged_errors):
         ]
 
 
-@dataclass
-class Dice(SeededRoller):
-    """The seeded roller of the other SimCord tests, which first deals any queued dice;
-    remembers what it rolled. One instance serves every bot of a test (restarts included)."""
-
-    queued: list[tuple[int, ...]] = field(default_factory=list)
-    rolled: list[tuple[int, ...]] = field(default_factory=list)
-
-    def __call__(self, spec: DiceSpec) -> tuple[int, ...]:
-        if self.queued:
-            self.calls.append(spec)
-            dice = self.queued.pop(0)
-        else:
-            dice = super().__call__(spec)
-        self.rolled.append(dice)
-        return dice
+Dice = QueuedRoller
 
 
 @pytest.fixture
