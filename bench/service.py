@@ -29,13 +29,15 @@ TARGETS = {
     "shax": ("<= 60 ms", "<= 20 ms"),
     "tchela": ("<= 60 ms", "<= 20 ms"),
     "chebache": ("<= 60 ms", "<= 20 ms"),
+    "sachidjun": ("<= 60 ms", "<= 20 ms"),
 }
 TYPED = {  # keystrokes
     "shax": ["", "d", "x", "a1", "-"],
     "tchela": ["", "1", "open", "s"],
     "chebache": ["", "S", "2", "K(", "^"],
+    "sachidjun": ["", "M", "W", "M-", "M-SW "],
 }
-KINDS = ("shax", "tchela", "chebache")
+KINDS = ("shax", "tchela", "chebache", "sachidjun")
 
 
 def seeded_roller(rng: random.Random) -> Callable[[DiceSpec], tuple[int, ...]]:
