@@ -1,7 +1,7 @@
 """The ``idzeva`` command: engine tools for every game, offline play, and the bot itself.
 
-idzeva legal GAME [--variant V]... [--dice A,B]... [--each] [MOVE ...]
-idzeva show  GAME [--variant V]... [--dice A,B]... [--png FILE] [MOVE ...]
+idzeva legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
+idzeva show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
 idzeva play  GAME [--variant V]...
 idzeva run
 """
@@ -9,6 +9,8 @@ idzeva run
 from __future__ import annotations
 
 import argparse
+import inspect
+import json
 import random
 import sys
 import time
@@ -54,6 +56,12 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
         metavar="A,B",
         help="dice used, in order, whenever the game needs a roll",
     )
+    parser.add_argument(
+        "--position",
+        metavar="FILE",
+        help="start from this JSON position instead of the initial array (games with "
+        "from_position, e.g. jikaida); MOVEs are played from there",
+    )
 
 
 def build_parsers() -> dict[str, argparse.ArgumentParser]:
@@ -78,8 +86,8 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
 USAGE = """usage: idzeva COMMAND ...
 
 commands:
-  legal GAME [--variant V]... [--dice A,B]... [--each] [MOVE ...]
-  show  GAME [--variant V]... [--dice A,B]... [--png FILE] [MOVE ...]
+  legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
+  show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
   play  GAME [--variant V]...      hot-seat play in the terminal
   run                              start the Discord bot (token from .env)
 """
@@ -97,6 +105,65 @@ def new_from_args(name: str, variants: Sequence[str]) -> Game:
         return cls(variants)
     except ValueError as error:
         raise CliError(str(error)) from None
+
+
+def loads_positions(cls: type[Game]) -> bool:
+    """Does ``cls`` have ``from_position(data)`` taking one JSON object (Poron Jikaida)?
+    Other games' ``from_position`` (Chebache's takes Python arguments) do not count."""
+    loader = getattr(cls, "from_position", None)
+    if loader is None:
+        return False
+    try:
+        inspect.signature(loader).bind({})
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def game_from_position(name: str, path: str, variants: Sequence[str]) -> Game:
+    """The game in position file ``path``. The file's variant decides; a ``--variant`` that
+    does not describe the same game is an error rather than silently ignored."""
+    try:
+        cls = game_class(name)
+    except KeyError as error:
+        raise CliError(str(error.args[0])) from None
+    if not loads_positions(cls):
+        able = sorted(key for key, other in GAMES.items() if loads_positions(other))
+        raise CliError(
+            f"{cls.title} cannot start from a position file; --position works for: "
+            f"{', '.join(able) or 'no game'}"
+        )
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise CliError(f"cannot read position file {path}: {reason}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CliError(
+            f"position file {path} is not JSON: {error.msg} (line {error.lineno}, "
+            f"column {error.colno})"
+        ) from None
+    try:
+        game = cls.from_position(data)  # type: ignore[attr-defined]
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise CliError(f"bad position file {path}: {reason}") from None
+    if variants and frozenset(variants) != game.variant_set:
+        said = data.get("variant") if isinstance(data, dict) else None
+        shown = said or ", ".join(sorted(game.variant_set)) or "the standard game"
+        raise CliError(
+            f"--variant {' '.join(variants)} contradicts position file {path} "
+            f"(variant {shown}); leave --variant out: the file sets the variant"
+        )
+    return game
+
+
+def start_game(args: argparse.Namespace) -> Game:
+    if args.position:
+        return game_from_position(args.game, args.position, args.variant)
+    return new_from_args(args.game, args.variant)
 
 
 def roll_if_needed(game: Game, dice: Iterator[tuple[int, ...]]) -> bool:
@@ -160,7 +227,7 @@ def status_text(game: Game) -> str:
 
 
 def cmd_legal(args: argparse.Namespace, out: TextIO) -> int:
-    game = new_from_args(args.game, args.variant)
+    game = start_game(args)
 
     def print_ply(ply: int, position: Game) -> None:
         out.write(f"{ply}: {' '.join(position.legal_moves())}".rstrip() + "\n")
@@ -177,7 +244,7 @@ def cmd_legal(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
-    game = new_from_args(args.game, args.variant)
+    game = start_game(args)
     play_moves(game, args.moves, args.dice)
     out.write(game.text_board() + "\n\n" + status_text(game) + "\n")
     if args.png:

@@ -15,6 +15,7 @@ reach: unmoved Deldars and Paktuns within four squares, and Pallans).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from .base import Game
@@ -194,6 +195,7 @@ class Jikaida(Game):
         "blue-first": "Blue moves first (Yellow by default)",
     }
     seat_names = ("Yellow", "Blue")
+    second_seat_first = "blue-first"
     rules_summary = (
         "12x18 board of six 6x6 drins; fronts hinder movement.\n"
         "Nine pieces; Swods, Deldars and Paktuns have opening bonuses; any piece may vault "
@@ -251,22 +253,48 @@ class Jikaida(Game):
         }
 
     def _load_state(self, data: dict[str, Any]) -> None:
+        """Load a position (also the ``state`` of a saved game); a malformed one raises
+        ValueError with a one-line message."""
         g = self.geo
+        if not isinstance(data, dict):
+            raise ValueError("a position is a JSON object")
+        pieces = data.get("pieces")
+        if not isinstance(pieces, dict):
+            raise ValueError('a position needs "pieces": {"h1": "YK", ...}')
         board = [0] * g.n
-        for name, code in data["pieces"].items():
-            s = g.parse(name.lower())
+        for name, code in pieces.items():
+            s = g.parse(str(name).strip().lower())
             if s is None:
                 raise ValueError(f"no square {name!r} on this board")
-            side = "YB".index(code[0].upper())
+            code = str(code).strip()
             kind = KIND_OF.get(code[1:2].upper() + code[2:].lower())
-            if kind is None:
-                raise ValueError(f"unknown piece {code!r}")
-            board[s] = side * 16 + kind
-        self.board = board
-        self.turn = SIDE_NAME.index(str(data.get("turn", "yellow")).lower())
-        unmoved = {g.parse(n.lower()) for n in data.get("unmoved", [])}
-        self.unmoved = {s for s in unmoved if s is not None and board[s]}
+            if code[:1].upper() not in ("Y", "B") or kind is None:
+                raise ValueError(
+                    f"unknown piece {code!r} on {name}: write Y or B and a piece letter "
+                    f"({', '.join(CODE.values())}), e.g. YK or BPk"
+                )
+            board[s] = "YB".index(code[0].upper()) * 16 + kind
+        for side in (YELLOW, BLUE):
+            if board.count(side * 16 + K) > 1:
+                raise ValueError(f"{SIDE_NAME[side]} has more than one King")
+        turn = str(data.get("turn", "yellow")).strip().lower()
+        if turn not in SIDE_NAME:
+            raise ValueError(f'"turn" is "yellow" or "blue", not {data.get("turn")!r}')
+        names = data.get("unmoved", [])
+        if not isinstance(names, list):
+            raise ValueError('"unmoved" is a list of squares')
+        unmoved = set()
+        for name in names:
+            s = g.parse(str(name).strip().lower())
+            if s is None:
+                raise ValueError(f'no square {name!r} on this board (in "unmoved")')
+            unmoved.add(s)
         fl = data.get("fluttember", {"yellow": True, "blue": True})
+        if not isinstance(fl, dict):
+            raise ValueError('"fluttember" is {"yellow": true|false, "blue": true|false}')
+        self.board = board
+        self.turn = SIDE_NAME.index(turn)
+        self.unmoved = {s for s in unmoved if board[s]}
         self.fluttember = [
             bool(fl.get("yellow", True)) and not self.pastang,
             bool(fl.get("blue", True)) and not self.pastang,
@@ -277,9 +305,16 @@ class Jikaida(Game):
     @classmethod
     def from_position(cls, data: dict[str, Any]) -> Jikaida:
         """A game from a position: ``{"variant": "poron"|"pastang", "turn": "yellow",
-        "pieces": {"h1": "YK", ...}, "unmoved": [...], "fluttember": {...}}``."""
-        variants = ["pastang"] if str(data.get("variant", "poron")).lower() == "pastang" else []
-        game = cls(variants)
+        "pieces": {"h1": "YK", ...}, "unmoved": [...], "fluttember": {...}}``.
+
+        Only ``pieces`` is required (turn: yellow; unmoved: none; Fluttember: both still
+        available). A malformed position raises ValueError with a one-line message."""
+        if not isinstance(data, dict):
+            raise ValueError("a position is a JSON object")
+        variant = str(data.get("variant", "poron")).strip().lower()
+        if variant not in ("poron", "pastang"):
+            raise ValueError(f'"variant" is "poron" or "pastang", not {data.get("variant")!r}')
+        game = cls(["pastang"] if variant == "pastang" else [])
         game._load_state(data)
         game._check_end(None)
         return game
@@ -671,6 +706,22 @@ class Jikaida(Game):
     # ---- input -------------------------------------------------------------
 
     def normalize(self, text: str) -> str:
+        """The canonical spelling of a typed move (legality is checked by the caller).
+
+        Accepted: global squares in any case (``c3-c4``, ``C3xD4``, ``c3 c4``); drin squares
+        (``Mortil C3-Mortil C4``; in a move that names a drin, a bare upper-case square
+        ``A1``-``F6`` is read in the first drin named: ``Zhantil A3-A4`` is ``g3-g4``, while
+        ``Zhantil A3-a4`` is ``g3-a4``); ``~`` for a vault
+        (``c3~c7``); turning squares (``b1-c3-d5``); Fluttember either way round (``f1<>h1``);
+        a promotion as ``=X`` or straight after the last square (``c17-c18Ka``,
+        ``c17-c18 kapt``, ``c17-c18(H)``), letters in any case or full piece names.
+
+        Moves are identified by from, to and promotion only: the squares between the first
+        and the last are not checked against the possible routes. A route the piece cannot
+        take still names the legal move with the same ends (the display then draws the
+        route the engine chooses, see ``route``); rejecting it would only make players retype
+        a move whose meaning is clear.
+        """
         g = self.geo
         raw = text.strip()
 
@@ -680,25 +731,34 @@ class Jikaida(Game):
                 ro + int(m.group(3))
             )
 
-        raw = DRIN_RE.sub(drin, raw)
+        def same_drin(m: re.Match[str]) -> str:
+            fo, ro = drin_offsets
+            return "abcdefghijkl"[fo + "ABCDEF".index(m.group(1))] + str(ro + int(m.group(2)))
+
+        first = DRIN_RE.search(raw)
+        if first:
+            drin_offsets = DRINS[first.group(1).lower()]
+            raw = DRIN_RE.sub(drin, raw)
+            if drin_offsets != (0, 0):
+                raw = re.sub(r"(?<![A-Za-z])([A-F])([1-6])(?!\d)", same_drin, raw)
+        low = raw.lower()
+        found = list(SQUARE_RE.finditer(low))
+        if len(found) < 2:
+            return text.strip()
         promo = None
-        if "=" in raw:
-            raw, _, tail = raw.partition("=")
-            promo = PROMO_WORDS.get(tail.strip().lower())
+        tail = re.sub(r"[\s=()/+#!?]", "", low[found[-1].end() :])
+        if tail:
+            promo = PROMO_WORDS.get(tail)
             if promo is None:
                 return text.strip()
-        low = raw.lower()
-        squares = SQUARE_RE.findall(low)
-        if len(squares) < 2:
-            return text.strip()
-        cells = [g.parse(q) for q in squares]
+        cells = [g.parse(m.group()) for m in found]
         if any(c is None for c in cells):
             return text.strip()
         s, t = cells[0], cells[-1]
         assert s is not None and t is not None
         if "<>" in low:
-            king = {s, t} & {q for q in (s, t) if self.board[q] and self.board[q] & 15 == K}
-            if len(squares) == 2 and king:
+            king = {q for q in (s, t) if self.board[q] and self.board[q] & 15 == K}
+            if len(found) == 2 and king and promo is None:
                 k = king.pop()
                 o = t if k == s else s
                 return f"{g.name(k)}<>{g.name(o)}"
@@ -713,15 +773,219 @@ class Jikaida(Game):
     def _illegal_reason(self, move: str) -> str:
         m = re.fullmatch(r"([a-l]\d{1,2})[-x<>]+([a-l]\d{1,2})(=\w+)?", move)
         if not m:
-            return "write a move as from-to, e.g. c3-c4, c3xd4, c16-c18=P or h1<>f1"
+            return (
+                "write a move as from-to, e.g. c3-c4, Mortil C3-Mortil C4, c3xd4, "
+                "c16-c18=P or h1<>f1"
+            )
         s = self.geo.parse(m.group(1))
         if s is None or not self.board[s]:
             return f"there is no piece on {m.group(1)}"
         if self.board[s] >> 4 != self.turn:
             return f"the piece on {m.group(1)} is not yours"
-        if (s, self.geo.parse(m.group(2))) in set(self._pseudo(self.turn)):
+        t = self.geo.parse(m.group(2))
+        if m.group(3):
+            if (
+                self.board[s] & 15 != S
+                or t is None
+                or not any(x.startswith(move[: m.start(3)] + "=") for x in self.legal_moves())
+            ):
+                return "only a Swod reaching the last rank promotes"
+            return "a Swod promotes to " + (
+                "a Deldar (D) in Pastang"
+                if self.pastang
+                else "P, Ka, C, J, H, Pk or D (Pallan, Kapt, Chuktar, Jiktar, Hikdar, "
+                "Paktun, Deldar), never a King"
+            )
+        if (s, t) in set(self._pseudo(self.turn)):
             return "that move would leave your King in Kaida"
         return "that piece cannot move there"
+
+    # ---- routes (for displays) ---------------------------------------------
+
+    def route(self, move: str) -> dict[str, Any]:
+        """How a legal move of the current position travels, for drawing it.
+
+        Returns ``{"route": [square, ...], "vaulted": [square, ...], "kind": str}`` with
+        global square names. ``route`` runs from the start square to the end square through
+        every turning point; ``vaulted`` lists the pieces jumped over (empty unless a vault).
+        Moves are identified by from/to/promotion only, so when several ways lead to the
+        same square the simplest is chosen, in this order: a plain move ("step", "slide",
+        "leap"), "double" (Deldar or Paktun opening bonus), "turn" (Pallan front turn),
+        "vault", "move-vault", "bent-vault"; within one kind, the first found in the fixed
+        direction order. "fluttember" is the King's swap (route: King's square, partner's).
+        Only called for the move being applied, so legal-move generation is unaffected.
+        """
+        g = self.geo
+        if "<>" in move:
+            a, b = move.split("<>")
+            return {"route": [a, b], "vaulted": [], "kind": "fluttember"}
+        m = re.fullmatch(r"([a-l]\d{1,2})[-x]([a-l]\d{1,2})(?:=\w+)?", move)
+        s = g.parse(m.group(1)) if m else None
+        t = g.parse(m.group(2)) if m else None
+        if s is None or t is None or not self.board[s]:
+            raise ValueError(f"not a move of this position: {move!r}")
+        found = self._route(s, t)
+        if found is None:  # not reachable (not a legal move): report it as a plain move
+            found = ([s, t], [], "slide")
+        squares, vaulted, kind = found
+        return {
+            "route": [g.name(q) for q in squares],
+            "vaulted": [g.name(q) for q in vaulted],
+            "kind": kind,
+        }
+
+    def _route(self, s: int, t: int) -> tuple[list[int], list[int], str] | None:
+        g, board = self.geo, self.board
+        v = board[s]
+        kind = v & 15
+        fresh = s in self.unmoved
+        near = max(abs(g.file[s] - g.file[t]), abs(g.rank[s] - g.rank[t])) == 1
+        plain = "step" if near else "slide"
+        out: set[int] = set()
+        # 1. plain moves
+        if kind == K:
+            self._leap(v, g.king[s], out)
+        elif kind == S:
+            straight, d1, d2 = self._swod_dirs(v >> 4)
+            reach = 3 if fresh else 1
+            for t2 in g.ray[s][straight][:reach]:
+                if board[t2]:
+                    break
+                out.add(t2)
+            self._slide(v, [g.ray[s][d1], g.ray[s][d2]], out, reach)
+        elif kind == D:
+            self._slide(v, g.ray_adj[s], out, 2)
+        elif kind == H:
+            self._slide(v, g.ray_adj[s][4:], out)
+        elif kind == J:
+            self._slide(v, g.ray_adj[s][:4], out)
+        elif kind in (C, KA, P):
+            self._slide(v, g.ray_one[s], out)
+        if t in out:
+            return [s, t], [], plain
+        if kind in (PK, KA, P):
+            self._leap(v, g.knight_one[s], out)
+            if t in out:
+                return [s, t], [], "leap"
+        board[s] = 0
+        try:
+            # 2. opening double moves
+            if kind == D and fresh:
+                for ray in g.ray_adj[s]:
+                    if len(ray) >= 2 and not board[ray[0]] and not board[ray[1]]:
+                        out = set()
+                        self._slide(v, g.ray_adj[ray[1]], out, 2)
+                        if t in out:
+                            return [s, ray[1], t], [], "double"
+            if kind == PK and fresh:
+                for mid in g.knight_one[s]:
+                    if not board[mid]:
+                        out = set()
+                        self._leap(v, g.knight_one[mid], out)
+                        if t in out:
+                            return [s, mid, t], [], "double"
+            # 3. Pallan front turns
+            if kind == P and g.fronts:
+                turn = self._turn_route(v, s, t)
+                if turn is not None:
+                    return turn, [], "turn"
+        finally:
+            board[s] = v
+        # 4. a straight vault
+        dirs = self._swod_dirs(v >> 4) if kind == S else range(8)
+        line = self._vault_line(v, s, t, dirs)
+        if line is not None:
+            return [s, t], line, "vault"
+        if kind != P:
+            return None
+        board[s] = 0
+        try:
+            # 5. a plain Kapt move without capture, then a straight vault
+            stops = [q for ray in g.ray_one[s] for q in _empty_run(board, ray)]
+            stops += [q for q in g.knight_one[s] if not board[q]]
+            for e in stops:
+                line = self._vault_line(v, e, t, range(8))
+                if line is not None:
+                    return [s, e, t], line, "move-vault"
+            # 6. a vault bent once, at a piece
+            bent = self._bent_route(v, s, t)
+            if bent is not None:
+                return bent[0], bent[1], "bent-vault"
+        finally:
+            board[s] = v
+        return None
+
+    def _vault_line(self, v: int, s: int, t: int, dirs) -> list[int] | None:
+        """The pieces a straight vault from ``s`` to ``t`` passes over, if it can."""
+        board, ray, need = self.board, self.geo.ray[s], self.line_min
+        for d in dirs:
+            passed: list[int] = []
+            for q in ray[d]:
+                if board[q]:
+                    if q == t:
+                        return passed if len(passed) >= need and self._can_take(v, q) else None
+                    passed.append(q)
+                    continue
+                if q == t and len(passed) >= need:
+                    return passed
+                break
+        return None
+
+    def _turn_route(self, v: int, s: int, t: int) -> list[int] | None:
+        g, board = self.geo, self.board
+        for d in range(4):  # orthogonal approach (mirrors _pallan_turns)
+            for q in g.ray[s][d]:
+                if board[q]:
+                    break
+                if g.crossed(s, q):
+                    for d2 in TURN45[d]:
+                        out: set[int] = set()
+                        self._slide(v, [g.ray_free[q][d2]], out)
+                        if t in out:
+                            return [s, q, t]
+                    break
+        for d in range(4, 8):  # diagonal approach
+            ray = g.ray[s][d]
+            for i, q in enumerate(ray):
+                if board[q] or g.crossed(s, q):
+                    break
+                if i + 1 < len(ray) and g.crossed(q, ray[i + 1]):
+                    allowed = g.crossed(q, ray[i + 1])
+                    for d2 in TURN45[d]:
+                        for u in g.ray[q][d2]:
+                            if g.crossed(q, u) & ~allowed:
+                                break
+                            if u == t:
+                                if not board[u] or self._can_take(v, u):
+                                    return [s, q, t]
+                                break
+                            if board[u]:
+                                break
+                    break
+        return None
+
+    def _bent_route(self, v: int, s: int, t: int) -> tuple[list[int], list[int]] | None:
+        g, board, need = self.geo, self.board, self.line_min
+        for d1 in range(8):
+            first: list[int] = []
+            for p in g.ray[s][d1]:
+                if not board[p]:
+                    break
+                first.append(p)
+                for d2 in range(8):
+                    if d2 == d1 or d2 == OPPOSITE[d1]:
+                        continue
+                    passed = list(first)
+                    for q in g.ray[p][d2]:
+                        if board[q]:
+                            if q == t and len(passed) >= need and self._can_take(v, q):
+                                return [s, p, t], passed
+                            passed.append(q)
+                            continue
+                        if q == t and len(passed) >= need and len(passed) > len(first):
+                            return [s, p, t], passed
+                        break
+        return None
 
     # ---- applying ----------------------------------------------------------
 
@@ -743,6 +1007,11 @@ class Jikaida(Game):
                 "from": a,
                 "to": b,
                 "text": f"King's Fluttember {g.drin_name(s)} ⇄ {g.drin_name(t)} ({move})",
+                "route": [a, b],
+                "vaulted": [],
+                "kind": "fluttember",
+                "captured": None,
+                "promotion": None,
             }
         else:
             m = re.fullmatch(r"([a-l]\d{1,2})[-x]([a-l]\d{1,2})(?:=(\w+))?", move)
@@ -750,6 +1019,8 @@ class Jikaida(Game):
             s, t = g.parse(m.group(1)), g.parse(m.group(2))
             assert s is not None and t is not None
             text = self.describe_move(move)
+            way = self.route(move)
+            captured = board[t]
             v = board[s]
             if m.group(3):
                 v = (v & 16) + KIND_OF[m.group(3)]
@@ -762,6 +1033,9 @@ class Jikaida(Game):
                 "text": text,
                 "from": g.name(s),
                 "to": g.name(t),
+                **way,
+                "captured": SIDE_CHAR[captured >> 4] + CODE[captured & 15] if captured else None,
+                "promotion": m.group(3),
             }
         self.turn = 1 - side
         self._legal_cache = None
@@ -803,6 +1077,15 @@ class Jikaida(Game):
         return self._scored(winners, reason, 0.5 if not winners else 1.0)
 
     # ---- display -----------------------------------------------------------
+
+    def search_choices(
+        self, choices: Sequence[tuple[str, str]], typed: str
+    ) -> list[tuple[str, str]]:
+        """Menu search by what players type: squares in either notation, piece names or
+        letters, or both ("swod c3"); see ``games.jikaida_search``."""
+        from .jikaida_search import search_moves  # it imports this module
+
+        return search_moves(self, choices, typed)
 
     def describe_move(self, move: str) -> str:
         g, board = self.geo, self.board
@@ -861,7 +1144,8 @@ class Jikaida(Game):
         mat = " · ".join(f"{self.seat_names[x]} {self.count(x)}" for x in (0, 1))
         out.append(("Material", mat))
         if self.outcome is None and self.in_kaida():
-            out.append(("Kaida!", f"{self.seat_names[self.turn]} King is attacked"))
+            # "Warning": shown in bold at the top of the board's embed.
+            out.append(("Warning", f"Kaida! The {self.seat_names[self.turn]} King is attacked"))
         if not self.pastang:
             fl = " · ".join(
                 f"{self.seat_names[x]} {'yes' if self.fluttember[x] else 'used'}" for x in (0, 1)

@@ -78,3 +78,114 @@ def test_from_position_then_push_moves_and_round_trip():
     assert json.loads(again.to_json()) == json.loads(game.to_json())
     with pytest.raises(IllegalMove):
         again.push("e14-e10")
+
+
+# ---- --position FILE -----------------------------------------------------------------
+
+POSITION = {
+    "variant": "poron",
+    "turn": "yellow",
+    "pieces": {"h1": "YK", "f18": "BK", "e5": "YP", "c3": "YS"},
+    "unmoved": ["c3"],
+    "fluttember": {"yellow": True, "blue": True},
+}
+
+
+def write(tmp_path, data, name="position.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_legal_from_a_position_file(tmp_path):
+    code, text = run("legal", "jikaida", "--position", write(tmp_path, POSITION))
+    moves = text.split()
+    assert code == 0
+    assert moves == Jikaida.from_position(POSITION).legal_moves()
+    assert "c3-c6" in moves  # c3 is unmoved: the Swod's three-square bonus
+    assert "e5-e9" in moves and "h1-g2" in moves
+    assert not any("<>" in m for m in moves)  # no Kapt or Chuktar to swap with
+
+
+def test_legal_from_a_position_file_then_moves(tmp_path):
+    path = write(tmp_path, POSITION)
+    code, text = run("legal", "poron", "--position", path, "Mortil C3-Mortil C6", "--each")
+    first, second = text.splitlines()
+    assert code == 0
+    assert "c3-c6" in first.split()
+    assert second.startswith("1: ") and "f18-e17" in second.split()  # Blue's King
+
+
+def test_show_from_a_position_file(tmp_path):
+    code, text = run("show", "jikaida", "e5-e9", "--position", write(tmp_path, POSITION))
+    assert code == 0
+    assert "Blue to move (movement)" in text
+    assert "Material: Yellow 3 · Blue 1" in text
+    assert "Last move: Yellow Pallan Mortil E5 → Neemu E3 (e5-e9)" in text
+
+
+def test_position_file_turn_and_pastang_variant(tmp_path):
+    data = {"variant": "pastang", "turn": "blue", "pieces": {"a1": "YD", "f6": "BD"}}
+    path = write(tmp_path, data)
+    code, text = run("legal", "jikaida", "--position", path)
+    assert code == 0
+    assert "f6-f4" in text.split() and "a1-a2" not in text.split()
+    # --variant that says the same as the file is fine
+    assert run("legal", "jikaida", "--position", path, "--variant", "pastang") == (0, text)
+
+
+@pytest.mark.parametrize(
+    ("file_variant", "option"),
+    [("poron", "pastang"), ("pastang", "blue-first"), ("poron", "blue-first")],
+)
+def test_variant_that_contradicts_the_file_exits_2(tmp_path, capsys, file_variant, option):
+    # Choice: the file sets the variant; a --variant saying otherwise is an error, not ignored.
+    data = {"variant": file_variant, "pieces": {"a1": "YD", "f6": "BD"}}
+    code, text = run("legal", "jikaida", "--position", write(tmp_path, data), "--variant", option)
+    err = capsys.readouterr().err
+    assert code == 2 and text == ""
+    assert err.count("\n") == 1
+    assert f"--variant {option} contradicts" in err and f"variant {file_variant}" in err
+
+
+@pytest.mark.parametrize("game", ["shax", "chebache", "tchela"])
+def test_position_for_a_game_without_position_files_exits_2(tmp_path, capsys, game):
+    code, _ = run("legal", game, "--position", write(tmp_path, POSITION))
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "cannot start from a position file; --position works for: jikaida" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read position file"),
+        ("{not json", "is not JSON: "),
+        ("[1, 2]", "bad position file"),
+        ({"turn": "yellow"}, '"pieces"'),
+        ({"pieces": {"z1": "YK"}}, "no square 'z1'"),
+        ({"pieces": {"a19": "YK"}}, "no square 'a19'"),
+        ({"pieces": {"h1": "YX"}}, "unknown piece 'YX' on h1"),
+        ({"pieces": {"h1": "GK"}}, "unknown piece 'GK' on h1"),
+        ({"pieces": {"h1": ""}}, "unknown piece ''"),
+        ({"pieces": {"h1": "YK", "h2": "YK"}}, "more than one King"),
+        ({"turn": "red", "pieces": {"h1": "YK"}}, '"turn"'),
+        ({"variant": "chess", "pieces": {"h1": "YK"}}, '"variant"'),
+        ({"pieces": {"h1": "YK"}, "unmoved": ["q9"]}, "no square 'q9'"),
+        ({"variant": "pastang", "pieces": {"h1": "YD"}}, "no square 'h1'"),
+    ],
+)
+def test_bad_position_file_is_one_line_exit_2(tmp_path, capsys, content, message):
+    path = str(tmp_path / "missing.json") if content is None else write(tmp_path, content)
+    for command in ("legal", "show"):
+        code, text = run(command, "jikaida", "--position", path)
+        err = capsys.readouterr().err
+        assert code == 2 and text == ""
+        assert err.startswith("idzeva: ") and err.count("\n") == 1, err
+        assert message in err and "Traceback" not in err
+
+
+def test_illegal_move_after_a_position_file(tmp_path, capsys):
+    code, _ = run("legal", "jikaida", "--position", write(tmp_path, POSITION), "c3-c7")
+    assert code == 2
+    assert "illegal move 'c3-c7' at ply 1" in capsys.readouterr().err

@@ -314,7 +314,7 @@ def test_vault_attack_is_kaida():
         kings=False,
     )
     assert game.in_kaida()
-    assert ("Kaida!", "Yellow King is attacked") in game.summary()
+    assert ("Warning", "Kaida! The Yellow King is attacked") in game.summary()
     assert game.status_line().endswith("Kaida!")
 
 
@@ -473,6 +473,11 @@ def test_no_bonus_after_returning_to_the_start_square():
         "text": "Swod Wersting A4 → Wersting A3 (a16-a15)",
         "from": "a16",
         "to": "a15",
+        "route": ["a16", "a15"],
+        "vaulted": [],
+        "kind": "step",
+        "captured": None,
+        "promotion": None,
     }
 
 
@@ -534,3 +539,84 @@ def test_pastang_no_legal_move_loses_one_point():
     game.push("f1-f2")
     assert game.outcome is not None
     assert game.outcome.winners == (BLUE,) and game.outcome.score == (0.0, 1.0)
+
+
+# ---- input forms (rulings, "Notation": input also accepts ...) -----------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "canonical"),
+    [
+        ("c3-c4", "c3-c4"),
+        ("C3-C4", "c3-c4"),  # global squares in any case
+        ("c3 c4", "c3-c4"),
+        ("Mortil C3-Mortil C4", "c3-c4"),  # drin notation
+        ("mortil c3 - mortil c6", "c3-c6"),
+        ("MortilC3-MortilC5", "c3-c5"),
+        ("Mortil C3-c4", "c3-c4"),  # mixed notation
+        ("Zhantil A3-A4", "g3-g4"),  # a bare upper-case square is read in the drin named
+        ("Zhantil A3-a4", "g3-a4"),  # ... a lower-case one is global (not a move here)
+        ("g1~a1", "g1xa1"),  # ~ for a vault
+        ("g1~b1", "g1xb1"),
+        ("f1<>h1", "h1<>f1"),  # Fluttember either way round
+        ("Zhantil B1<>Mortil F1", "h1<>f1"),
+        ("Mortil C3", "Mortil C3"),  # one square is not a move: left as typed (illegal)
+    ],
+)
+def test_input_forms_at_the_start(typed, canonical):
+    assert Jikaida().normalize(typed) == canonical
+
+
+def test_turning_squares_are_accepted_and_identify_the_move_by_its_ends():
+    # c5-c7-e9 is the Pallan's real front turn; c5-d6-e9 is no route of this piece (d6 is
+    # before the front and e9 is not on a 45-degree turn from it), but from/to name one
+    # legal move, so it is accepted too (see Jikaida.normalize).
+    game = pos({"c5": "YP"})
+    assert game.parse_move("c5-c7-e9") == "c5-e9"
+    assert game.parse_move("Mortil C5-Neemu C1-Neemu E3") == "c5-e9"
+    assert game.parse_move("c5-d6-e9") == "c5-e9"
+    with pytest.raises(IllegalMove):
+        game.parse_move("c5-c7-f9")  # no legal move c5-f9
+
+
+def test_paktun_double_leap_typed_with_its_middle_square():
+    game = pos({"e5": "YPk"}, unmoved=["e5"])
+    assert game.push("e5-g6-h8") == "e5-h8"
+
+
+@pytest.mark.parametrize(
+    ("typed", "canonical"),
+    [
+        ("c17-c18", "c17-c18=P"),  # default Pallan
+        ("c17-c18=ka", "c17-c18=Ka"),
+        ("c17-c18=KA", "c17-c18=Ka"),
+        ("c17-c18=pk", "c17-c18=Pk"),
+        ("c17-c18=Paktun", "c17-c18=Pk"),
+        ("c17-c18=hikdar", "c17-c18=H"),
+        ("c17-c18Ka", "c17-c18=Ka"),  # the promotion straight after the square
+        ("c17-c18 jiktar", "c17-c18=J"),
+        ("c17-c18(d)", "c17-c18=D"),
+        ("c17xd18=chuktar", "c17xd18=C"),
+        ("Wersting C5-Wersting C6=Kapt", "c17-c18=Ka"),
+        ("Wersting C5-C6 pallan", "c17-c18=P"),
+    ],
+)
+def test_promotion_input_forms(typed, canonical):
+    game = pos({"c17": "YS", "d18": "BJ"})
+    assert game.parse_move(typed) == canonical
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("c17-c18=K", "never a King"),
+        ("c17-c18=king", "never a King"),
+        ("l1-k1=P", "only a Swod reaching the last rank promotes"),
+        ("c17-c18 kaptt", "write a move as from-to"),
+    ],
+)
+def test_bad_promotions_are_refused_with_a_reason(typed, reason):
+    game = pos({"c17": "YS", "d18": "BJ"})
+    with pytest.raises(IllegalMove) as error:
+        game.parse_move(typed)
+    assert reason in error.value.reason
