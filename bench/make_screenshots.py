@@ -18,8 +18,11 @@ sys.path.insert(0, str(ROOT))  # so the script works without installing the proj
 
 import games  # noqa: E402
 from games.base import Game  # noqa: E402
+from games.jikaida import Jikaida  # noqa: E402
 from render import render_png  # noqa: E402
 from render.chebache import render_paths  # noqa: E402
+from render.common import side_by_side  # noqa: E402
+from render.jikaida import destinations, render_jikaida  # noqa: E402
 
 IMAGES = ROOT / "docs" / "images"
 MAX_BYTES = 150_000
@@ -63,6 +66,73 @@ CHEBACHE_GAME = move_list(
     r"1-1 SX1 3/4 5/6 4/5 2-1 SX1 16/F KK(6^4) 2-2 S/2 3/5"
 )
 
+# One Šačidjun game (a seeded random game, written out; "a-b" tokens are the idzeva): 90
+# actions in, veradi čadra has rolled 8-4 with 17 pieces held as prisoners in the four moras,
+# stacks on E2 and E7, and tameg raža's last move E8-W2 drawn round the ring.
+SACHIDJUN_GAME = move_list(
+    "1-2 M-SW M-W1 3-5 M-E4 M-E2 1-3 M-E7 M-SE 6-8 M-W4 M-W2 1-1 SWxW4 8-6 MxE7 E4-S1 3-3 "
+    "MxE7 M-E7 M-E4 3-6 MxW1 3-6 MxW2 W4-N1 7-6 E2xSE S1-S7 8-3 M-E2 M-E7 8-4 MxW2 W1-S6 "
+    "8-6 N1-NE M-W5 8-6 SExW5 8-4 E4-NE M-E2 3-5 W2-S8 S6-S1 5-7 M-W6 M-W4 8-6 S7xW4 "
+    "W5-N4 1-4 NExN4 1-1 MxW6 4-2 NE-E4 M-W1 5-4 MxE4 M-E3 7-1 N4xW6 E7-E6 6-3 MxW1 1-2 "
+    "M-W2 2-1 E3xE6 1-6 W6xS8 3-3 W1-S4 M-W4 1-7 W2-N1 4-3 E4-E8 E6-SE 6-2 S8xSE 6-8 M-S5 "
+    "5-8 N1-E5 5-7 E8-W2 8-4"
+)
+
+# Poron Jikaida: Yellow's Swod b3-c4 and Blue's k16-j15 each make a line of three on a file,
+# Yellow's Swod e3-e5 uses the opening bonus, and Blue's Hikdar vaults j18-j14 over j17, j16
+# and j15 (green rings; last move tinted, route arrow).
+JIKAIDA_GAME = move_list("b3-c4 k16-j15 e3-e5 j18-j14")
+
+# Pastang: two opening Swod bonus steps, then Yellow's Deldar vaults f1xb5 along the diagonal
+# e2-d3-c4 and takes Blue's Swod.
+PASTANG_GAME = move_list("c2-c4 d5-d3 f1xb5")
+
+
+def jikaida_at(pieces: dict[str, str], moves: str) -> Jikaida:
+    game = Jikaida.from_position({"variant": "poron", "pieces": pieces})
+    for move in moves.split():
+        game.push(move)
+    return game
+
+
+def jikaida_board() -> bytes:
+    return render_jikaida(position("jikaida", JIKAIDA_GAME))
+
+
+def pastang_board() -> bytes:
+    game = Jikaida(["pastang"])
+    for move in PASTANG_GAME:
+        game.push(move)
+    return render_jikaida(game)
+
+
+def jikaida_pallan() -> bytes:
+    """Two Pallan powers side by side. Left, a front turn: the Pallan c3 slides north across
+    the 6|7 front and turns on c7 to f10; the green dots are every front-turn destination it
+    had (orthogonal approaches turning on c7 or g3, the diagonal approach turning on f6).
+    Right, a bent vault: c3 vaults over d4 and e5, bends north at e5, passes e6 and takes the
+    Swod on e7; the pink ring is that bent-vault capture, the purple dot e8 the move-vault
+    (leap or slide to e4, then vault north) it could have made instead."""
+    kings = {"h1": "YK", "f18": "BK"}
+    panels = []
+    for pieces, moves, kinds in (
+        (
+            {**kings, "c3": "YP", "b2": "YD", "d2": "YS", "k9": "BJ", "f11": "BS", "j14": "BH"},
+            "c3-f10",
+            ("turn",),
+        ),
+        (
+            {**kings, "c3": "YP", "d4": "YS", "e5": "BS", "e6": "BD", "e7": "BS", "i10": "BC"},
+            "c3xe7",
+            ("vault", "move-vault", "bent-vault"),
+        ),
+    ):
+        before = jikaida_at(pieces, "")
+        dots = {sq: kind for sq, kind in destinations(before, "c3").items() if kind in kinds}
+        panels.append(render_jikaida(jikaida_at(pieces, moves), dots))
+    return side_by_side(panels, 12)
+
+
 SCREENSHOTS: dict[str, tuple[str, list[str]]] = {
     # Mid placement: 15 pieces down, Black to place, the last placement ringed.
     "shax-placement.png": ("shax", SHAX_GAME[:15]),
@@ -70,10 +140,16 @@ SCREENSHOTS: dict[str, tuple[str, list[str]]] = {
     "shax-movement.png": ("shax", SHAX_GAME),
     "tchela-board.png": ("tchela", TCHELA_GAME),
     "chebache-board.png": ("chebache", CHEBACHE_GAME),
+    "sachidjun-board.png": ("sachidjun", SACHIDJUN_GAME),
 }
 
 # Pictures that are not a game position: both Chebache paths over the empty board.
-PICTURES: dict[str, Callable[[], bytes]] = {"chebache-paths.png": render_paths}
+PICTURES: dict[str, Callable[[], bytes]] = {
+    "chebache-paths.png": render_paths,
+    "jikaida-board.png": jikaida_board,
+    "jikaida-pallan.png": jikaida_pallan,
+    "pastang-board.png": pastang_board,
+}
 ROLL = re.compile(r"^(\d)-(\d)$")  # a dice roll in a move list ("5-2")
 
 

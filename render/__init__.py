@@ -8,6 +8,7 @@ from typing import Any
 from games.base import Game
 
 from .chebache import render_chebache
+from .jikaida import render_jikaida
 from .sachidjun import render_sachidjun
 from .shax import render_shax
 from .tchela import render_tchela
@@ -17,6 +18,7 @@ Renderer = Callable[[Any], bytes]
 RENDERERS: dict[str, Renderer] = {"shax": render_shax, "tchela": render_tchela}
 RENDERERS["chebache"] = render_chebache
 RENDERERS["sachidjun"] = render_sachidjun
+RENDERERS["jikaida"] = render_jikaida
 
 __all__ = ["RENDERERS", "render_png", "render_shax"]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -364,6 +365,46 @@ def draw_die(
     step, radius = size * 0.27, size * 0.095
     for dx, dy in PIPS[value]:
         paint.disc((x + dx * step, y + dy * step), radius, pips)
+
+
+def translucent(
+    paint: Painter,
+    box: tuple[float, float, float, float],
+    opacity: float,
+    draw: Callable[[Painter, Point], None],
+) -> None:
+    """Blend a drawing into ``paint``'s image at ``opacity``, touching only ``box``.
+
+    ``draw(painter, origin)`` draws on a copy of the box's region: ``origin`` is the region's
+    top-left corner (final pixels), to subtract from every coordinate it draws at."""
+    width, height = (v // SCALE for v in paint.image.size)
+    left, top = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
+    right, bottom = min(width, math.ceil(box[2])), min(height, math.ceil(box[3]))
+    if right <= left or bottom <= top:
+        return
+    region = (left * SCALE, top * SCALE, right * SCALE, bottom * SCALE)
+    under = paint.image.crop(region)
+    over = under.copy()
+    draw(Painter(over), (left, top))
+    paint.image.paste(Image.blend(under, over, opacity), region[:2])
+
+
+def side_by_side(pngs: list[bytes], gap: int, colour: Colour = PANEL_RIM) -> bytes:
+    """Finished pictures (PNG bytes) joined left to right, tops aligned, ``gap`` pixels of
+    ``colour`` between them, as one PNG with the same small palette as ``encode_png``."""
+    images = [Image.open(io.BytesIO(png)).convert("RGB") for png in pngs]
+    width = sum(image.width for image in images) + gap * (len(images) - 1)
+    joined = Image.new("RGB", (width, max(image.height for image in images)), colour)
+    x = 0
+    for image in images:
+        joined.paste(image, (x, 0))
+        x += image.width + gap
+    paletted = joined.quantize(
+        colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    buffer = io.BytesIO()
+    paletted.save(buffer, format="PNG", compress_level=3)
+    return buffer.getvalue()
 
 
 def new_canvas(width: int, height: int, colour: Colour = PANEL) -> Image.Image:
