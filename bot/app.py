@@ -29,6 +29,7 @@ EXTENSIONS = (
     "cogs.tchela",
     "cogs.chebache",
     "cogs.sachidjun",
+    "cogs.jikaida",
 )
 TICK_SECONDS = 60.0
 

@@ -214,7 +214,7 @@ class GameService:
         self._roller = roller or system_roller
         self._renderer = renderer or default_renderer
         self._legal_cache: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
-        self._choices_cache: OrderedDict[tuple[int, int], Choices] = OrderedDict()
+        self._choices_cache: OrderedDict[tuple[int, int], tuple[Choices, Game]] = OrderedDict()
 
     # ---- challenges --------------------------------------------------------------
 
@@ -252,6 +252,10 @@ class GameService:
             raise ServiceError(f"{cls.title} is not played with partners.")
         chosen = tuple(sorted(set(variants)))
         _new_game(cls, chosen, seats)  # validates variants and the seat count
+        colour = (options or {}).get("colour")
+        colours = [name.lower() for name in cls.seat_names[:2]]
+        if colour is not None and colour not in (*colours, "random"):
+            raise ServiceError(f"The colour must be {' or '.join(colours)} or random.")
         now = self._clock()
         challenge_id = await self._store.insert_challenge(
             guild_id=guild_id,
@@ -344,6 +348,8 @@ class GameService:
         seating = getattr(cls, "seating", None)
         if callable(seating):
             return self._draw_sides(row, seating)
+        if "colour" in row.options:
+            return self._colours_and_first(row, cls)
         if row.first == "random":
             (die,) = self._roll(DiceSpec(1, 2))
             white = row.challenger_id if die == 1 else row.opponent_id
@@ -354,6 +360,39 @@ class GameService:
         black = row.opponent_id if white == row.challenger_id else row.challenger_id
         note = f"{how}: <@{white}> plays {cls.seat_names[0]}"
         return (white, black), row.variants, ("First move", note)
+
+    def _colours_and_first(
+        self, row: ChallengeRow, cls: type[Game]
+    ) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
+        """Games where the colour and who moves first are chosen apart (Poron Jikaida): the
+        challenger's ``colour`` option picks the seat, ``first`` who starts; ``random``
+        either way is drawn by the server. A second seat that starts adds the class's
+        ``second_seat_first`` variant."""
+        me, them = row.challenger_id, row.opponent_id
+        names = [name.lower() for name in cls.seat_names]
+        colour = row.options["colour"]
+        if colour == "random":
+            colour = names[self._roll(DiceSpec(1, 2))[0] - 1]
+            how = "drawn at random"
+        else:
+            how = f"chosen by <@{me}>"
+        players = (me, them) if colour == names[0] else (them, me)
+        first = row.first
+        if first == "random":
+            first = ("me", "them")[self._roll(DiceSpec(1, 2))[0] - 1]
+            first_how = "drawn at random"
+        else:
+            first_how = f"chosen by <@{me}>"
+        starter = me if first == "me" else them
+        variants = set(row.variants)
+        if players.index(starter) == 1 and cls.second_seat_first:
+            variants.add(cls.second_seat_first)
+        note = (
+            f"Colours {how}: <@{players[0]}> plays {cls.seat_names[0]}, "
+            f"<@{players[1]}> {cls.seat_names[1]}.\n"
+            f"First move {first_how}: <@{starter}> ({cls.seat_names[players.index(starter)]})."
+        )
+        return players, tuple(sorted(variants)), ("Sides", note)
 
     def _draw_sides(
         self, row: ChallengeRow, seating: Callable[..., tuple[tuple[int, ...], tuple[str, ...]]]
@@ -420,10 +459,14 @@ class GameService:
         row, game = await self._load(game_id, guild_id)
         return self._cache_legal(row, game)
 
-    async def move_choices(self, game_id: int, guild_id: int) -> list[tuple[str, str]]:
+    async def move_choices(
+        self, game_id: int, guild_id: int, *, typed: str | None = None
+    ) -> list[tuple[str, str]]:
         """(move, description) for every legal move, for menus: ``game.describe_move`` of each,
-        in natural order (``open2`` before ``open10``). Cached per (game, version) like
-        ``legal_moves``: autocomplete calls this on every keystroke."""
+        in natural order (``open2`` before ``open10``), then the whole turns the game offers.
+        With ``typed``, only the entries matching it, best first (``game.search_choices``).
+        Cached per (game, version) with the loaded game: autocomplete calls this on every
+        keystroke."""
         found = await self._store.game_version(game_id)
         if found is None or found[0] != guild_id:
             raise _game_not_found(game_id)
@@ -432,10 +475,11 @@ class GameService:
         if cached is None:
             row, game = await self._load(game_id, guild_id)
             moves = sorted(self._cache_legal(row, game), key=natural_key)
-            cached = tuple((move, game.describe_move(move)) for move in moves)
-            cached += tuple(game.line_choices())
+            choices = tuple((move, game.describe_move(move)) for move in moves)
+            cached = (choices + tuple(game.line_choices()), game)
             _remember(self._choices_cache, (row.id, row.version), cached)
-        return list(cached)
+        choices, game = cached
+        return list(choices) if typed is None else game.search_choices(choices, typed)
 
     async def history(self, game_id: int, guild_id: int) -> list[str]:
         """The game record, then the result if over: the game's own notation where it has one

@@ -137,37 +137,17 @@ async def move_autocomplete(
     try:
         option = getattr(interaction.namespace, "game", None)
         game_id = await resolve_game(interaction, option, kind)
-        choices = await service(interaction).move_choices(game_id, guild_id(interaction))
+        choices = await service(interaction).move_choices(
+            game_id, guild_id(interaction), typed=current
+        )
     except ServiceError:
         return []
     if keep is not None:
         choices = [(move, text) for move, text in choices if keep(move)]
     return [
         app_commands.Choice(name=move_choice_name(move, text), value=move)
-        for move, text in filter_moves(choices, current)[:AUTOCOMPLETE_LIMIT]
+        for move, text in choices[:AUTOCOMPLETE_LIMIT]
     ]
-
-
-def filter_moves(choices: list[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
-    """The (move, description) pairs matching ``typed``: moves that start with it first, then
-    moves that contain it, then moves whose description contains it. A trailing space asks
-    for the rest of a turn: only whole turns that go on from the moves typed."""
-    compact = typed.strip().lower().replace(" ", "")
-    words = " ".join(typed.lower().split())
-    if words and typed[-1:].isspace():
-        return [(move, text) for move, text in choices if move.lower().startswith(words + " ")]
-    starts: list[tuple[str, str]] = []
-    contains: list[tuple[str, str]] = []
-    described: list[tuple[str, str]] = []
-    for move, description in choices:
-        canonical = move.lower()
-        if canonical.startswith(compact) or canonical.startswith(words):
-            starts.append((move, description))
-        elif compact in canonical:
-            contains.append((move, description))
-        elif words in description.lower():
-            described.append((move, description))
-    return starts + contains + described
 
 
 def move_choice_name(move: str, description: str) -> str:

@@ -278,7 +278,10 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
         lines.append("Sides and colours: drawn with the server's dice once everyone accepts.")
     else:
         lines.append(f"Plays first: {first.get(challenge.first, challenge.first)}")
-    lines += [f"{name.capitalize()}: {value}" for name, value in challenge.options]
+    lines += [
+        f"{mention(challenge.challenger_id)} plays {name}: {value}"
+        for name, value in challenge.options
+    ]
     if challenge.variants:
         lines.append(f"Variant: {', '.join(challenge.variants)}")
     if challenge.status == "pending" and len(challenge.invited) > 1:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -96,6 +96,8 @@ class Game(ABC):
     # Games whose turn has several moves (e.g. one per die) accept a whole turn at once,
     # moves separated by spaces: "M-SW W2-W7". Others read spaces as part of one move.
     accepts_move_lines: ClassVar[bool] = False
+    # The variant that lets the second seat move first, where the game has one.
+    second_seat_first: ClassVar[str | None] = None
 
     def __init__(self, variants: Iterable[str] = (), seats: int | None = None):
         chosen = frozenset(variants)
@@ -314,6 +316,13 @@ class Game(ABC):
         otherwise)."""
         return True
 
+    def search_choices(
+        self, choices: Sequence[tuple[str, str]], typed: str
+    ) -> list[tuple[str, str]]:
+        """The (move, description) menu entries matching what a player typed, best first.
+        Games may read typing their own way (Poron Jikaida: piece names, drin squares)."""
+        return filter_choices(choices, typed)
+
     def line_choices(self) -> list[tuple[str, str]]:
         """Whole turns (several moves, spaced) to offer in menus beside the single legal
         moves, as (line, description); none unless the game has multi-move turns."""
@@ -376,3 +385,25 @@ class Game(ABC):
                 self.roll(entry.dice)
             elif entry.move is not None:
                 self.push(entry.move)
+
+
+def filter_choices(choices: Sequence[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
+    """The (move, description) pairs matching ``typed``: moves that start with it first, then
+    moves that contain it, then moves whose description contains it. A trailing space asks
+    for the rest of a turn: only whole turns that go on from the moves typed."""
+    compact = typed.strip().lower().replace(" ", "")
+    words = " ".join(typed.lower().split())
+    if words and typed[-1:].isspace():
+        return [(move, text) for move, text in choices if move.lower().startswith(words + " ")]
+    starts: list[tuple[str, str]] = []
+    contains: list[tuple[str, str]] = []
+    described: list[tuple[str, str]] = []
+    for move, description in choices:
+        canonical = move.lower()
+        if canonical.startswith(compact) or canonical.startswith(words):
+            starts.append((move, description))
+        elif compact in canonical:
+            contains.append((move, description))
+        elif words in description.lower():
+            described.append((move, description))
+    return starts + contains + described

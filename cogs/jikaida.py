@@ -1,0 +1,85 @@
+"""``/jikaida ...``: challenge and move, for Poron Jikaida and Pastang. Everything else is in
+``/game``."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from . import play
+
+KIND = "jikaida"
+FIRST_CHOICES = [
+    app_commands.Choice(name="me", value="me"),
+    app_commands.Choice(name="them", value="them"),
+    app_commands.Choice(name="random (drawn by the server)", value="random"),
+]
+VARIANT_CHOICES = [
+    app_commands.Choice(name="Poron Jikaida (12x18, six drins)", value="poron"),
+    app_commands.Choice(name="Pastang (one 6x6 drin, Deldars and Swods)", value="pastang"),
+]
+COLOUR_CHOICES = [
+    app_commands.Choice(name="Yellow (south)", value="yellow"),
+    app_commands.Choice(name="Blue (north)", value="blue"),
+    app_commands.Choice(name="random (drawn by the server)", value="random"),
+]
+
+
+class JikaidaCog(
+    commands.GroupCog, group_name="jikaida", group_description="Poron Jikaida and Pastang"
+):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.command(description="Challenge someone to Poron Jikaida (or Pastang)")
+    @app_commands.describe(
+        opponent="Who you want to play",
+        first="Who moves first; random by default",
+        variant="Poron Jikaida (default) or its small form Pastang",
+        colour="The colour you play; random by default",
+    )
+    @app_commands.choices(first=FIRST_CHOICES, variant=VARIANT_CHOICES, colour=COLOUR_CHOICES)
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        first: app_commands.Choice[str] | None = None,
+        variant: app_commands.Choice[str] | None = None,
+        colour: app_commands.Choice[str] | None = None,
+    ) -> None:
+        variants = ("pastang",) if variant and variant.value == "pastang" else ()
+        await play.challenge(
+            interaction,
+            KIND,
+            opponent,
+            first.value if first else "random",
+            variants,
+            options={"colour": colour.value if colour else "random"},
+        )
+
+    @app_commands.command(description="Move: c3-c4, c3xd4, c16-c18=P, h1<>f1, Mortil C3-Mortil C4")
+    @app_commands.describe(
+        move="Type a square (c3 or Mortil C3), a piece (pallan, Ka) or both (swod c3)",
+        game="Which game",
+    )
+    async def move(
+        self, interaction: discord.Interaction, move: str, game: str | None = None
+    ) -> None:
+        await play.move(interaction, KIND, move, game)
+
+    @move.autocomplete("move")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await play.move_autocomplete(interaction, current, KIND)
+
+    @move.autocomplete("game")
+    async def game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await play.game_autocomplete(interaction, current, KIND)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(JikaidaCog(bot))
