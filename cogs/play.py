@@ -152,11 +152,13 @@ async def move_autocomplete(
 
 def move_choice_name(move: str, description: str) -> str:
     """``"7+s · hole 7 — sow 3, …"``: the move first, so it can be typed; just the move when
-    the game has nothing to add, and the reading alone when it starts with the move
-    (``"2/7 — piece forward 5 to …"``). Discord allows 100 characters."""
+    the game has nothing to add, and the reading alone when it starts or ends with the move
+    (``"2/7 — piece forward 5 to …"``, ``"Swod Mortil C3 → Mortil C4 (c3-c4)"``). Discord
+    allows 100 characters."""
     if not description or description == move:
         return move[:CHOICE_NAME_LIMIT]
-    name = description if description.startswith(move) else f"{move} · {description}"
+    told = description.startswith(move) or description.endswith(f"({move})")
+    name = description if told else f"{move} · {description}"
     if len(name) <= CHOICE_NAME_LIMIT:
         return name
     cut = name[: CHOICE_NAME_LIMIT - 1].rsplit(" ", 1)[0].rstrip(" ,—·")
