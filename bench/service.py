@@ -1,10 +1,12 @@
 """Whole move handling through the game service on a real SQLite file, and autocomplete.
 
 A move here is everything the bot does for ``/shax move`` but talk to Discord: load the
-game, validate, write state and move row in one transaction, render the new board (in a
-worker thread). Autocomplete goes through the cog's own function with a stand-in
-interaction, so it measures the same code Discord calls on every keystroke. In dice games
-the player to move rolls through the service first (``/chebache roll``), timed on its own.
+game, validate, write state and move row in one transaction, prepare the next player's move
+menu, render the new board (in a worker thread). Autocomplete goes through the cog's own
+function with a stand-in interaction, so it measures the same code Discord calls on every
+keystroke: once as it runs after a move (the menu is ready), once with the caches cleared.
+In dice games the player to move rolls through the service first (``/chebache roll``), timed
+on its own.
 """
 
 from __future__ import annotations
@@ -30,14 +32,17 @@ TARGETS = {
     "tchela": ("<= 60 ms", "<= 20 ms"),
     "chebache": ("<= 60 ms", "<= 20 ms"),
     "sachidjun": ("<= 60 ms", "<= 20 ms"),
+    "jikaida": ("", "<= 50 ms"),
 }
 TYPED = {  # keystrokes
     "shax": ["", "d", "x", "a1", "-"],
     "tchela": ["", "1", "open", "s"],
     "chebache": ["", "S", "2", "K(", "^"],
     "sachidjun": ["", "M", "W", "M-", "M-SW "],
+    "jikaida": ["", "swod", "c3", "pallan", "mortil c", "Ka", "takes", "d2-"],
 }
-KINDS = ("shax", "tchela", "chebache", "sachidjun")
+KINDS = ("shax", "tchela", "chebache", "sachidjun", "jikaida")
+MOVES_PER_GAME = {"jikaida": 120}  # random Poron games run long: time their openings
 
 
 def seeded_roller(rng: random.Random) -> Callable[[DiceSpec], tuple[int, ...]]:
@@ -75,7 +80,7 @@ async def start_game(service: GameService, kind: str) -> int:
 
 async def bench_async(kind: str, games: int, seed: int) -> list[str]:
     rng = random.Random(seed)
-    times: dict[str, list[float]] = {"move": [], "complete": [], "roll": []}
+    times: dict[str, list[float]] = {"move": [], "complete": [], "cold": [], "roll": []}
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.db"))
         service = GameService(
@@ -93,6 +98,7 @@ async def bench_async(kind: str, games: int, seed: int) -> list[str]:
         f"{kind} through the service: {len(move_times)} moves in {games} games (SQLite file)",
         summary_row("whole move", move_times, f"target p50 {legal_target}"),
         summary_row("autocomplete answer", times["complete"], f"target p50 {complete_target}"),
+        summary_row("autocomplete, cold cache", times["cold"], "e.g. after a restart"),
     ]
     if times["roll"]:
         lines.append(summary_row("whole roll", times["roll"], f"{len(times['roll'])} rolls"))
@@ -107,7 +113,8 @@ async def play_one(
 ) -> None:
     loop = asyncio.get_running_loop()
     board = await service.board(game_id, GUILD)
-    while not board.finished and len(times["move"]) < 10_000:
+    limit = len(times["move"]) + MOVES_PER_GAME.get(board.kind, 10_000)
+    while not board.finished and len(times["move"]) < limit:
         user = board.to_move_user
         assert user is not None
         if board.dice_needed:  # rolled by the server, stored before any move
@@ -116,9 +123,14 @@ async def play_one(
             times["roll"].append((loop.time() - started) * 1000)
             continue
         typed = rng.choice(TYPED[board.kind])
+        interaction = fake_interaction(service, user, str(game_id))
         started = loop.time()
-        await move_autocomplete(fake_interaction(service, user, str(game_id)), typed, board.kind)
+        await move_autocomplete(interaction, typed, board.kind)
         times["complete"].append((loop.time() - started) * 1000)
+        service.clear_caches()
+        started = loop.time()
+        await move_autocomplete(interaction, typed, board.kind)
+        times["cold"].append((loop.time() - started) * 1000)
         move = rng.choice(await service.legal_moves(game_id, GUILD))
         started = loop.time()
         board = await service.move(game_id, user, move, guild_id=GUILD)

@@ -474,12 +474,14 @@ class GameService:
         cached = _recall(self._choices_cache, key)
         if cached is None:
             row, game = await self._load(game_id, guild_id)
-            moves = sorted(self._cache_legal(row, game), key=natural_key)
-            choices = tuple((move, game.describe_move(move)) for move in moves)
-            cached = (choices + tuple(game.line_choices()), game)
-            _remember(self._choices_cache, (row.id, row.version), cached)
+            cached = self._cache_choices(row, game)
         choices, game = cached
         return list(choices) if typed is None else game.search_choices(choices, typed)
+
+    def clear_caches(self) -> None:
+        """Forget cached legal moves and menus (benchmarks time the cold path with it)."""
+        self._legal_cache.clear()
+        self._choices_cache.clear()
 
     async def history(self, game_id: int, guild_id: int) -> list[str]:
         """The game record, then the result if over: the game's own notation where it has one
@@ -685,7 +687,10 @@ class GameService:
             row.id, row.version, new_log_entries=entries, **columns
         ):
             raise StaleBoard(await self.board(game_id, guild_id, with_image=False))
-        return await self._view(replace(row, version=row.version + 1, **columns), game)
+        changed = replace(row, version=row.version + 1, **columns)
+        if not game.is_over:  # the next player's menu is ready before they start typing
+            self._cache_choices(changed, game)
+        return await self._view(changed, game)
 
     def _timer_columns(self, before: int | None, game: Game, now: float) -> dict[str, Any]:
         """Restart the turn clock when the player to move changes; stop it at the end."""
@@ -744,6 +749,13 @@ class GameService:
         if len(dice) != spec.count or not all(1 <= d <= spec.sides for d in dice):
             raise RuntimeError(f"roller returned {dice} for {spec}")
         return dice
+
+    def _cache_choices(self, row: GameRow, game: Game) -> tuple[Choices, Game]:
+        moves = sorted(self._cache_legal(row, game), key=natural_key)
+        choices = tuple((move, game.describe_move(move)) for move in moves)
+        cached = (choices + tuple(game.line_choices()), game)
+        _remember(self._choices_cache, (row.id, row.version), cached)
+        return cached
 
     def _cache_legal(self, row: GameRow, game: Game) -> list[str]:
         legal = game.legal_moves()
