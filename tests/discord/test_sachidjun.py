@@ -290,3 +290,22 @@ async def test_free_dice_roll(world, dice):
     refused(await w.carol.slash(w.channel, "roll", dice="11d6"), "up to 10 dice")
     refused(await w.carol.slash(w.channel, "roll", dice="2d101"), "2 to 100 sides")
     refused(await w.carol.slash(w.channel, "roll", dice="lots"), "write NdM")
+
+
+async def test_a_roll_without_a_legal_move_passes_and_says_so(world, dice, db_path):
+    # Four tameg raža hold SW, so every veradi raža entry (it passes SW) is blocked, and no
+    # veradi raža is on the track: whatever the roll, the sub-turn passes.
+    w = world
+    game_id, thread = await start_two(w, dice)
+    blocked = Sachidjun()
+    blocked.cells[0][1] = 4
+    blocked.home[1] = 4
+    put_state(db_path, game_id, blocked)
+    dice.queued.append((6, 6))
+    board = public(await w.alice.slash(thread, "sachi roll"))
+    assert description(board).split("\n")[:2] == [
+        "Tameg raža to roll",
+        "Veradi raža rolled 6 6: no legal move, the turn passes",
+    ]
+    assert board.content == f"{w.bob.mention}, your turn to roll (2d8)."
+    assert field_value(board, "Last pass") == "veradi raža rolled 6 6"
