@@ -10,7 +10,7 @@ from bot.config import Settings
 from bot.service import BoardView, GameService
 from bot.store import Store
 from games import Shax
-from tests.fakes import START, FakeClock, SeededRoller  # noqa: F401  (START re-exported)
+from tests.fakes import START, FakeClock, QueuedRoller  # noqa: F401  (START re-exported)
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -38,8 +38,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def roller() -> SeededRoller:
-    return SeededRoller()
+def roller() -> QueuedRoller:
+    """Seeded dice; a test may queue the exact rolls it needs (``roller.queued``)."""
+    return QueuedRoller()
 
 
 @pytest.fixture

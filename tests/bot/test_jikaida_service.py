@@ -5,21 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Settings
 from bot.service import BoardView, GameService, ServiceError
 from tests.fakes import QueuedRoller
 
-from .conftest import ALICE, BOB, CHANNEL, GUILD, fake_renderer
+from .conftest import ALICE, BOB, CHANNEL, GUILD
 
 
 @pytest.fixture
-def dice() -> QueuedRoller:
-    return QueuedRoller()
-
-
-@pytest.fixture
-def service(store, clock, dice) -> GameService:
-    return GameService(store, settings=Settings(), clock=clock, roller=dice, renderer=fake_renderer)
+def dice(roller) -> QueuedRoller:
+    return roller
 
 
 async def start(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Settings
 from bot.service import (
     BoardView,
     ChallengeView,
@@ -20,19 +19,14 @@ from bot.service import (
 from games import DiceSpec
 from tests.fakes import QueuedRoller
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, fake_renderer
+from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD
 
 DAVE = 1_234_567_890_123_456_784
 
 
 @pytest.fixture
-def dice() -> QueuedRoller:
-    return QueuedRoller()
-
-
-@pytest.fixture
-def service(store, clock, dice) -> GameService:
-    return GameService(store, settings=Settings(), clock=clock, roller=dice, renderer=fake_renderer)
+def dice(roller) -> QueuedRoller:
+    return roller
 
 
 async def challenge(service: GameService, **partners: int) -> ChallengeView:

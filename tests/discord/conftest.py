@@ -10,7 +10,7 @@ import simcord
 
 from bot.app import create_bot
 from bot.config import Settings
-from tests.fakes import FakeClock, SeededRoller
+from tests.fakes import FakeClock, QueuedRoller
 
 
 @dataclass
@@ -79,7 +79,14 @@ def clock():
 
 
 @pytest.fixture
-async def make_bot(db_path, clock):
+def dice() -> QueuedRoller:
+    """The bots' dice: seeded, after any rolls a test queues (``dice.queued``). One roller
+    serves every bot of a test, restarts included."""
+    return QueuedRoller()
+
+
+@pytest.fixture
+async def make_bot(db_path, clock, dice):
     """Builds a fresh bot on the same database and clock (a restart uses a new one).
 
     SimCord detaches a bot without calling ``close()``, so the stores are closed here, after
@@ -90,7 +97,7 @@ async def make_bot(db_path, clock):
     built = []
 
     def build():
-        bot = create_bot(settings, clock=clock, roller=SeededRoller())
+        bot = create_bot(settings, clock=clock, roller=dice)
         built.append(bot)
         return bot
 

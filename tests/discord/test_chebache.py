@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 import pytest
 from simcord import ChannelHandle, MemberActor
 
-from bot.app import create_bot
-from bot.config import Settings
 from bot.service import natural_key
 from games import Chebache, DiceSpec
 from render import RENDERERS
@@ -56,29 +54,6 @@ def tolerate_missing_renderer(no_logged_errors):
 
 
 Dice = QueuedRoller
-
-
-@pytest.fixture
-def dice() -> Dice:
-    return Dice()
-
-
-@pytest.fixture
-async def make_bot(db_path, clock, dice):
-    """As conftest's ``make_bot``, with the test's own roller."""
-    settings = Settings(db_path=db_path)
-    built = []
-
-    def build():
-        bot = create_bot(settings, clock=clock, roller=dice)
-        built.append(bot)
-        return bot
-
-    yield build
-    for bot in built:
-        if bot.store is not None:
-            await bot.store.close()
-            bot.store = None
 
 
 @dataclass

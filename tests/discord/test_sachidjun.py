@@ -12,11 +12,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-import pytest
 from simcord import ChannelHandle, MemberActor
 
-from bot.app import create_bot
-from bot.config import Settings
 from games import Sachidjun
 from tests.fakes import QueuedRoller
 
@@ -35,29 +32,6 @@ from .helpers import (
 
 ROLL_BUTTONS = ["Roll", *BOARD_BUTTONS]
 ANSWER_BUTTONS = ["Accept the offer", "Refuse the offer", *BOARD_BUTTONS]
-
-
-@pytest.fixture
-def dice() -> QueuedRoller:
-    return QueuedRoller()
-
-
-@pytest.fixture
-async def make_bot(db_path, clock, dice):
-    """As conftest's ``make_bot``, with the test's own roller."""
-    settings = Settings(db_path=db_path)
-    built = []
-
-    def build():
-        bot = create_bot(settings, clock=clock, roller=dice)
-        built.append(bot)
-        return bot
-
-    yield build
-    for bot in built:
-        if bot.store is not None:
-            await bot.store.close()
-            bot.store = None
 
 
 def boards(where: ChannelHandle) -> list:
