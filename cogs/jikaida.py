@@ -8,12 +8,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
+from .game_cog import RANDOM_FIRST, GameCog
 
-KIND = "jikaida"
 FIRST_CHOICES = [
     app_commands.Choice(name="me", value="me"),
     app_commands.Choice(name="them", value="them"),
-    app_commands.Choice(name="random (drawn by the server)", value="random"),
+    RANDOM_FIRST,
 ]
 VARIANT_CHOICES = [
     app_commands.Choice(name="Poron Jikaida (12x18, six drins)", value="poron"),
@@ -26,11 +26,9 @@ COLOUR_CHOICES = [
 ]
 
 
-class JikaidaCog(
-    commands.GroupCog, group_name="jikaida", group_description="Poron Jikaida and Pastang"
-):
-    def __init__(self, bot: commands.Bot):
-        self.bot = bot
+class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida and Pastang"):
+    kind = "jikaida"
+    move_help = "Move (c3-c4, c3xd4, c16-c18=P, h1<>f1): type a square, a piece or both (swod c3)"
 
     @app_commands.command(description="Challenge someone to Poron Jikaida (or Pastang)")
     @app_commands.describe(
@@ -51,34 +49,12 @@ class JikaidaCog(
         variants = ("pastang",) if variant and variant.value == "pastang" else ()
         await play.challenge(
             interaction,
-            KIND,
+            self.kind,
             opponent,
             first.value if first else "random",
             variants,
             options={"colour": colour.value if colour else "random"},
         )
-
-    @app_commands.command(description="Move: c3-c4, c3xd4, c16-c18=P, h1<>f1, Mortil C3-Mortil C4")
-    @app_commands.describe(
-        move="Type a square (c3 or Mortil C3), a piece (pallan, Ka) or both (swod c3)",
-        game="Which game",
-    )
-    async def move(
-        self, interaction: discord.Interaction, move: str, game: str | None = None
-    ) -> None:
-        await play.move(interaction, KIND, move, game)
-
-    @move.autocomplete("move")
-    async def move_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await play.move_autocomplete(interaction, current, KIND)
-
-    @move.autocomplete("game")
-    async def game_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await play.game_autocomplete(interaction, current, KIND)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,13 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
+from .game_cog import GameCog, first_choices
 
-KIND = "tchela"
-FIRST_CHOICES = [
-    app_commands.Choice(name="me (I play South)", value="me"),
-    app_commands.Choice(name="them (they play South)", value="them"),
-    app_commands.Choice(name="random (drawn by the server)", value="random"),
-]
 BOARD_CHOICES = [
     app_commands.Choice(name="4x8 (four rows of eight holes)", value="4x8"),
     app_commands.Choice(name="4x6 (four rows of six holes)", value="4x6"),
@@ -34,11 +29,9 @@ def variants_for(board: str | None, stores: int | None) -> tuple[str, ...]:
     return tuple(chosen)
 
 
-class TchelaCog(
-    commands.GroupCog, group_name="tchela", group_description="Tchela, a four-row mancala"
-):
-    def __init__(self, bot: commands.Bot):
-        self.bot = bot
+class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-row mancala"):
+    kind = "tchela"
+    move_help = "Play a move: 7 (sow hole 7), 7+s (fill the store), s, open5"
 
     @app_commands.command(description="Challenge someone to a game of Tchela")
     @app_commands.describe(
@@ -47,7 +40,7 @@ class TchelaCog(
         board="Four rows of eight holes (default) or of six",
         stores="Stores per player: 1 (default) or 2",
     )
-    @app_commands.choices(first=FIRST_CHOICES, board=BOARD_CHOICES, stores=STORE_CHOICES)
+    @app_commands.choices(first=first_choices("South"), board=BOARD_CHOICES, stores=STORE_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -58,27 +51,8 @@ class TchelaCog(
     ) -> None:
         variants = variants_for(board.value if board else None, stores.value if stores else None)
         await play.challenge(
-            interaction, KIND, opponent, first.value if first else "random", variants
+            interaction, self.kind, opponent, first.value if first else "random", variants
         )
-
-    @app_commands.command(description="Play a move: 7 (sow hole 7), 7+s (fill the store), s, open5")
-    @app_commands.describe(move="Your move; start typing to see the legal ones", game="Which game")
-    async def move(
-        self, interaction: discord.Interaction, move: str, game: str | None = None
-    ) -> None:
-        await play.move(interaction, KIND, move, game)
-
-    @move.autocomplete("move")
-    async def move_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await play.move_autocomplete(interaction, current, KIND)
-
-    @move.autocomplete("game")
-    async def game_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await play.game_autocomplete(interaction, current, KIND)
 
 
 async def setup(bot: commands.Bot) -> None:
