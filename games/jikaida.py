@@ -1152,7 +1152,8 @@ class Jikaida(Game):
             )
             out.append(("Fluttember", fl))
         if self.last:
-            out.append(("Last move", f"{self.seat_names[self.last['side']]} {self.last['text']}"))
+            told = f"{self.seat_names[self.last['side']]} {self.last['text']}"
+            out.append(("Last move", told + how_it_went(self.last)))
         return out
 
     def status_line(self) -> str:
@@ -1163,6 +1164,25 @@ class Jikaida(Game):
             worth = max(self.outcome.score)
             line += f" (worth {worth:g})"
         return line
+
+
+def how_it_went(last: dict[str, Any]) -> str:
+    """``", a bent vault over 5 pieces"``: how the last move travelled, where the notation
+    does not show it (saved games from before routes were recorded have no ``kind``)."""
+    kind, route = last.get("kind"), last.get("route") or []
+    vaulted = len(last.get("vaulted") or [])
+    if kind == "double":
+        return f", a double move by {route[1]}" if len(route) == 3 else ", a double move"
+    if kind == "turn":
+        return f", turning at {route[1]}" if len(route) == 3 else ", a front turn"
+    if kind in ("vault", "move-vault", "bent-vault"):
+        name = {
+            "vault": "a vault",
+            "move-vault": "a move then a vault",
+            "bent-vault": "a bent vault",
+        }
+        return f", {name[kind]} over {vaulted} piece{'s' if vaulted != 1 else ''}"
+    return ""
 
 
 def _empty_run(board: list[int], ray: list[int]) -> list[int]:

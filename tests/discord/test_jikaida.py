@@ -118,10 +118,15 @@ async def test_poron_opening_with_a_vault_and_a_kaida(world):
         board = await play(players[ply % 2], thread, typed)
         assert f"({canonical})" in description(board)
         await assert_board_image(board)
-        if canonical == "e18-k15":
-            assert "Last move: Blue Pallan Wersting E6 → Chavonth E3 (e18-k15)" in description(
-                board
-            )
+        told = {
+            "e18-k15": (
+                "Blue Pallan Wersting E6 → Chavonth E3 (e18-k15), a bent vault over 5 pieces"
+            ),
+            "d2-h4": "Yellow Deldar Mortil D2 → Zhantil B4 (d2-h4), a double move by f4",
+            "k15-g8": "Blue Pallan Chavonth E3 → Leem A2 (k15-g8), turning at k12",
+        }.get(canonical)
+        if told:
+            assert f"Last move: {told}" in description(board)
     text = description(board)
     assert text.startswith("Yellow to move (movement) — Kaida!")
     assert "**Kaida! The Yellow King is attacked**" in text
