@@ -16,10 +16,10 @@ from bot.service import (
     ServiceError,
     parse_dice,
 )
-from games import DiceSpec
+from games import DiceSpec, Sachidjun
 from tests.fakes import QueuedRoller
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD
+from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, raw_sql
 
 DAVE = 1_234_567_890_123_456_784
 
@@ -176,3 +176,31 @@ async def test_free_rolls():
 async def test_free_roll_uses_the_server_roller(service, dice):
     dice.queued.append((3, 9, 12))
     assert service.free_roll("3d12") == (DiceSpec(3, 12), (3, 9, 12))
+
+
+async def test_four_players_an_offer_is_answered_by_the_player_addressed(service, dice, db_path):
+    created = await challenge(service, partner_id=CAROL, opponent_partner_id=DAVE)
+    for user in (BOB, CAROL):
+        await service.accept_challenge(created.challenge_id, user)
+    dice.queued += [(8, 1), (2, 1), (1, 2)]  # Alice raža, Carol čadra (veradi); Dave raža
+    board = await service.accept_challenge(created.challenge_id, DAVE)
+    assert board.players == (ALICE, DAVE, CAROL, BOB)
+    game = Sachidjun(seats=4)
+    game.prisoners[0] = [1, 0]  # veradi's light mora holds a tameg raža
+    game.home[1] -= 1
+    game.prisoners[3] = [0, 1]  # tameg's dark mora holds a veradi čadra
+    game.home[2] -= 1
+    raw_sql(
+        db_path,
+        "UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
+        (game.to_json(), board.game_id),
+    )
+    with pytest.raises(ServiceError, match="@r .* or @c"):
+        await service.move(board.game_id, ALICE, "offer:give(1r)+get(1c)", guild_id=GUILD)
+    offered = await service.move(board.game_id, ALICE, "offer:give(1r)+get(1c)@c", guild_id=GUILD)
+    assert offered.to_move_user == BOB  # tameg čadra
+    assert offered.answers == (("accept", "Accept the offer"), ("refuse", "Refuse the offer"))
+    with pytest.raises(NotAllowed, match=f"<@{BOB}>'s turn"):
+        await service.move(board.game_id, DAVE, "accept", guild_id=GUILD)
+    answered = await service.move(board.game_id, BOB, "accept", guild_id=GUILD)
+    assert answered.to_move_user == ALICE and answered.answers == ()

@@ -283,3 +283,14 @@ async def test_a_roll_without_a_legal_move_passes_and_says_so(world, dice, db_pa
     ]
     assert board.content == f"{w.bob.mention}, your turn to roll (2d8)."
     assert field_value(board, "Last pass") == "veradi raža rolled 6 6"
+
+
+async def test_offer_buttons_survive_a_restart(world, dice, db_path):
+    w = world
+    game_id, thread = await start_two(w, dice)
+    put_state(db_path, game_id, with_prisoners())
+    board = public(await w.alice.slash(thread, "sachi offer", kind="give", give="1r", get="1c"))
+    await w.restart()
+    accepted = public(await w.bob.click(board, label="Accept the offer"))
+    assert accepted.content == f"{w.alice.mention}, your turn to roll (2d8)."
+    assert stored(db_path, game_id)["prisoners"][0] == [1, 0]  # one of the two given back
