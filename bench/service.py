@@ -54,15 +54,20 @@ def seeded_roller(rng: random.Random) -> Callable[[DiceSpec], tuple[int, ...]]:
     return roll
 
 
-def fake_interaction(service: GameService, user_id: int, typed_game: str) -> SimpleNamespace:
-    """The attributes ``cogs.play.move_autocomplete`` reads from a discord.Interaction."""
+def fake_interaction(service: GameService, user_id: int, game_id: int) -> SimpleNamespace:
+    """The attributes ``cogs.play.move_autocomplete`` reads from a discord.Interaction: typed
+    in the game's thread, without the ``game`` option (the bot finds the thread's game)."""
     return SimpleNamespace(
         client=SimpleNamespace(service=service),
         guild_id=GUILD,
-        channel_id=CHANNEL,
+        channel_id=thread_of(game_id),
         user=SimpleNamespace(id=user_id),
-        namespace=SimpleNamespace(game=typed_game),
+        namespace=SimpleNamespace(game=None),
     )
+
+
+def thread_of(game_id: int) -> int:
+    return 1_000_000 + game_id
 
 
 async def start_game(service: GameService, kind: str) -> int:
@@ -75,6 +80,7 @@ async def start_game(service: GameService, kind: str) -> int:
         first="me",
     )
     board = await service.accept_challenge(challenge.challenge_id, BOB)
+    await service.set_game_location(board.game_id, thread_id=thread_of(board.game_id), message_id=1)
     return board.game_id
 
 
@@ -123,7 +129,7 @@ async def play_one(
             times["roll"].append((loop.time() - started) * 1000)
             continue
         typed = rng.choice(TYPED[board.kind])
-        interaction = fake_interaction(service, user, str(game_id))
+        interaction = fake_interaction(service, user, game_id)
         started = loop.time()
         await move_autocomplete(interaction, typed, board.kind)
         times["complete"].append((loop.time() - started) * 1000)

@@ -727,7 +727,7 @@ class GameService:
 
     def _user_to_move(self, row: GameRow) -> int | None:
         try:
-            seat = _parse_game(row).to_move
+            seat = _parse_game(row, full_check=False).to_move
         except CorruptGame:
             return None
         return None if seat is None else row.players[seat]
@@ -801,7 +801,7 @@ class GameService:
 
     def _summary(self, row: GameRow) -> GameSummary:
         try:
-            game = _parse_game(row)
+            game = _parse_game(row, full_check=False)
             status, finished, seat = game.status_line(), game.is_over, game.to_move
         except CorruptGame:
             status, finished, seat = "This game's saved state is damaged.", False, None
@@ -906,13 +906,16 @@ def _history_line(ply: int, game: Game, entry: LogEntry) -> str:
     return f"{ply}. {name} {entry.move}"
 
 
-def _parse_game(row: GameRow) -> Game:
-    """The engine for a stored row; any failure to load is ``CorruptGame``."""
+def _parse_game(row: GameRow, *, full_check: bool = True) -> Game:
+    """The engine for a stored row; any failure to load is ``CorruptGame``. Without
+    ``full_check`` the legal moves are not generated (lists and thread look-ups, which only
+    show the status, stay cheap for games whose move generation is costly)."""
     try:
         game = load_game(row.state)
         if game.key != row.kind or game.seats != len(row.players):
             raise ValueError("state does not match the game row")
-        game.legal_moves()  # a damaged position often fails only here
+        if full_check:
+            game.legal_moves()  # a damaged position often fails only here
         game.status_line()
     except Exception:
         log.exception("game %s: stored state fails to load", row.id)
