@@ -30,7 +30,8 @@ Roller = Callable[[DiceSpec], Sequence[int]]
 Renderer = Callable[[Game], bytes]
 Fields = tuple[tuple[str, str], ...]
 Choices = tuple[tuple[str, str], ...]  # (canonical move, description) per legal move
-# An action on a loaded game: mutates it (or raises ServiceError), returns extra columns.
+# An action on a loaded game (run in a worker thread): mutates it (or raises
+# ServiceError), returns extra columns.
 Action = Callable[[GameRow, Game, float], dict[str, Any]]
 
 FIRST_CHOICES = ("me", "them", "random")
@@ -83,24 +84,11 @@ class ChallengeView:
     guild_id: int
     channel_id: int
     message_id: int | None
-    partners: tuple[int | None, int | None] = (None, None)  # challenger's, opponent's
+    teams: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # with partners, if any
+    invited: tuple[int, ...] = ()  # everyone who must accept: opponent, then partners
     accepted: tuple[int, ...] = ()  # invited players who accepted so far
     options: tuple[tuple[str, str], ...] = ()
     draws_sides: bool = False  # sides and colours are drawn by dice on acceptance
-
-    @property
-    def teams(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(challenger and partner, opponent and partner)."""
-        mine, theirs = self.partners
-        return (
-            (self.challenger_id, *([mine] if mine else [])),
-            (self.opponent_id, *([theirs] if theirs else [])),
-        )
-
-    @property
-    def invited(self) -> tuple[int, ...]:
-        """Everyone who must accept: the opponent, then the partners named."""
-        return tuple(user for user in (self.opponent_id, *self.partners) if user is not None)
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -401,7 +389,7 @@ class GameService:
         they will play veradi or tameg. (High roll gets veradi.) If two people are playing
         on one side, then they roll to see who will play raža and čadra. (High roll gets
         raža.)" Ties are rolled again; every roll is shown."""
-        mine, theirs = _challenge_view(row, self._clock()).teams
+        mine, theirs = row.teams
         lines: list[str] = []
         high, _ = self._roll_off(mine, theirs, lines)
         veradi, tameg = (mine, theirs) if high == 0 else (theirs, mine)
@@ -474,7 +462,7 @@ class GameService:
         cached = _recall(self._choices_cache, key)
         if cached is None:
             row, game = await self._load(game_id, guild_id)
-            cached = self._cache_choices(row, game)
+            cached = await asyncio.to_thread(self._cache_choices, row, game)
         choices, game = cached
         return list(choices) if typed is None else game.search_choices(choices, typed)
 
@@ -641,7 +629,7 @@ class GameService:
             # Mark first: a notice goes out at most once, even with two bots on one file.
             if not await self._store.mark_notified(row.id, row.version, "reminded"):
                 continue
-            mover = self._user_to_move(row)
+            mover, _ = self._mover_and_waiting(row)
             if mover is None:
                 continue
             since = _since(row.turn_started_at)
@@ -677,7 +665,9 @@ class GameService:
             raise ServiceError(f"This game is over: {game.result_text()}.")
         now = self._clock()
         before, logged = game.to_move, len(game.log)
-        columns = action(row, game, now)
+        # The engine's work (validating and applying the move, then generating the next
+        # position's moves) runs in a worker thread, like rendering: the bot stays responsive.
+        columns = await asyncio.to_thread(action, row, game, now)
         columns |= {"state": game.to_json(), "updated_at": now}
         columns |= self._timer_columns(before, game, now)
         if game.is_over:
@@ -689,7 +679,7 @@ class GameService:
             raise StaleBoard(await self.board(game_id, guild_id, with_image=False))
         changed = replace(row, version=row.version + 1, **columns)
         if not game.is_over:  # the next player's menu is ready before they start typing
-            self._cache_choices(changed, game)
+            await asyncio.to_thread(self._cache_choices, changed, game)
         return await self._view(changed, game)
 
     def _timer_columns(self, before: int | None, game: Game, now: float) -> dict[str, Any]:
@@ -723,19 +713,12 @@ class GameService:
 
     async def _load(self, game_id: int, guild_id: int) -> tuple[GameRow, Game]:
         row = await self._game_row(game_id, guild_id)
-        return row, _parse_game(row)
-
-    def _user_to_move(self, row: GameRow) -> int | None:
-        try:
-            seat = _parse_game(row, full_check=False).to_move
-        except CorruptGame:
-            return None
-        return None if seat is None else row.players[seat]
+        return row, await asyncio.to_thread(_parse_game, row)  # generates the legal moves
 
     def _mover_and_waiting(self, row: GameRow) -> tuple[int | None, int | None]:
         """The user to move and the first player of another team (who may claim)."""
         try:
-            game = _parse_game(row)
+            game = _parse_game(row, full_check=False)
         except CorruptGame:
             return None, None
         seat = game.to_move
@@ -971,7 +954,8 @@ def _challenge_view(row: ChallengeRow, now: float) -> ChallengeView:
         guild_id=row.guild_id,
         channel_id=row.channel_id,
         message_id=row.message_id,
-        partners=row.partners,
+        teams=row.teams,
+        invited=row.invited,
         accepted=row.accepted,
         options=tuple(sorted(row.options.items())),
         draws_sides=callable(getattr(_known_class(row.kind), "seating", None)),

@@ -170,6 +170,15 @@ class ChallengeRow:
         """Everyone who must accept: the opponent, then the partners named."""
         return tuple(user for user in (self.opponent_id, *self.partners) if user is not None)
 
+    @property
+    def teams(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(challenger and partner, opponent and partner)."""
+        mine, theirs = self.partners
+        return (
+            (self.challenger_id, *([mine] if mine else [])),
+            (self.opponent_id, *([theirs] if theirs else [])),
+        )
+
 
 @dataclass(frozen=True)
 class MoveRow:
