@@ -48,13 +48,6 @@ AUTOCOMPLETE_LIMIT = 25  # Discord's maximum number of choices
 CHOICE_NAME_LIMIT = 100  # Discord's maximum length of a choice's name
 
 
-COMMAND_GROUPS = {"sachidjun": "sachi"}  # a game's slash command group, where not its key
-
-
-def command_group(kind: str) -> str:
-    return COMMAND_GROUPS.get(kind, kind)
-
-
 def service(interaction: discord.Interaction) -> GameService:
     bot: IdzevaBot = interaction.client  # type: ignore[assignment]
     return bot.service
@@ -285,9 +278,9 @@ async def move(
             game_id, interaction.user.id, text, guild_id=guild_id(interaction)
         )
     except RollDue as error:
-        await refuse(
-            interaction, f"{error.message} Use the Roll button or `/{command_group(kind)} roll`."
-        )
+        command = interaction.command  # e.g. /sachi move: its group also has roll
+        group = command.parent.name if command and command.parent else kind
+        await refuse(interaction, f"{error.message} Use the Roll button or `/{group} roll`.")
         return
     except IllegalMoveError as error:
         await refuse(interaction, illegal or error.message)

@@ -98,7 +98,11 @@ async def test_two_players_draw_sides_roll_and_move(world, dice, db_path):
 
     # Only the seat whose sub-turn it is may roll, and nobody moves before the roll.
     refused(await w.bob.click(first, label="Roll"), f"It is {w.alice.mention}'s turn")
-    refused(await w.alice.slash(thread, "sachi move", moves="M-W2"), "roll the dice first")
+    refused(
+        await w.alice.slash(thread, "sachi move", moves="M-W2"),
+        "roll the dice first",
+        "`/sachi roll`",
+    )
 
     dice.queued.append((3, 5))
     rolled = public(await w.alice.click(first, label="Roll"))
