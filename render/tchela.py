@@ -47,6 +47,7 @@ from .common import (
     framed_panel,
     hex_colour,
     mix,
+    wrap_text,
 )
 
 WIDTH = 960
@@ -429,21 +430,6 @@ def last_move_text(game: Tchela) -> str:
     return font_safe(f"{mover} played {last['move']}: {words}.")
 
 
-def _wrap(paint: Painter, text: str, size: int, room: float) -> list[str]:
-    """Greedy word wrap; widths are summed per word (cached: the words keep coming back)."""
-    space = paint.text_width(" ", size)
-    lines: list[list[str]] = [[]]
-    used = 0.0
-    for word in text.split(" "):
-        width = paint.text_width(word, size)
-        if lines[-1] and used + space + width > room - 4:
-            lines.append([])
-            used = 0.0
-        used += (space if lines[-1] else 0) + width
-        lines[-1].append(word)
-    return [" ".join(words) for words in lines]
-
-
 def _legend(game: Tchela) -> list[tuple[str, str]]:
     """(mark, words) for the marks on the board now."""
     last = game.last
@@ -468,7 +454,7 @@ def _legend(game: Tchela) -> list[tuple[str, str]]:
 def _draw_footer(paint: Painter, game: Tchela) -> None:
     x = RIM + 24
     room = WIDTH - 2 * x
-    lines = _wrap(paint, last_move_text(game), TEXT_SIZE, room)
+    lines = wrap_text(paint, last_move_text(game), TEXT_SIZE, room)
     legend = _legend(game)
     if len(lines) > 2 or not legend:
         lines = lines[:3]
