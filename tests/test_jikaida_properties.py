@@ -220,10 +220,24 @@ def ref_propt_swod(cells, q) -> bool:
 
 def test_ordinary_pieces_match_the_reference():
     checked = 0
-    for seed in range(2):
+    for game, cells in reference_positions(seeds=2, plies=100):
+        for s, v in enumerate(game.board):
+            if not v or s in game.unmoved or v & 15 == 2:  # Pallans: rules tests
+                continue
+            at = (game.geo.file[s], game.geo.rank[s])
+            mine = {(game.geo.file[t], game.geo.rank[t]) for t in game._targets(s)}
+            assert mine == ref_targets(cells, at), (game.geo.name(s), game.moves())
+            checked += 1
+    assert checked > 500
+
+
+def reference_positions(seeds: int, plies: int):
+    """(game, cells) along random Poron games: ``cells`` maps (file, rank) -> (side, code),
+    the board as the reference functions read it."""
+    for seed in range(seeds):
         rng = random.Random(seed)
         game = Jikaida()
-        for _ in range(100):
+        for _ in range(plies):
             if game.is_over:
                 break
             cells = {}
@@ -233,15 +247,8 @@ def test_ordinary_pieces_match_the_reference():
                     "YB".index(code[0]),
                     code[1:],
                 )
-            for s, v in enumerate(game.board):
-                if not v or s in game.unmoved or v & 15 == 2:  # Pallans: rules tests
-                    continue
-                at = (game.geo.file[s], game.geo.rank[s])
-                mine = {(game.geo.file[t], game.geo.rank[t]) for t in game._targets(s)}
-                assert mine == ref_targets(cells, at), (game.geo.name(s), game.moves())
-                checked += 1
+            yield game, cells
             game.push(rng.choice(game.legal_moves()))
-    assert checked > 500
 
 
 def ref_pallan(cells: dict[tuple[int, int], tuple[int, str]], at: tuple[int, int]) -> set:
@@ -345,24 +352,11 @@ def ref_pallan(cells: dict[tuple[int, int], tuple[int, str]], at: tuple[int, int
 
 def test_pallans_match_the_reference():
     checked = 0
-    for seed in range(3):
-        rng = random.Random(seed)
-        game = Jikaida()
-        for _ in range(80):
-            if game.is_over:
-                break
-            cells = {}
-            for name, code in game.piece_codes().items():
-                square = game.geo.parse(name)
-                cells[(game.geo.file[square], game.geo.rank[square])] = (
-                    "YB".index(code[0]),
-                    code[1:],
-                )
-            for s, v in enumerate(game.board):
-                if v & 15 == 2:
-                    at = (game.geo.file[s], game.geo.rank[s])
-                    mine = {(game.geo.file[t], game.geo.rank[t]) for t in game._targets(s)}
-                    assert mine == ref_pallan(cells, at), (game.geo.name(s), game.moves())
-                    checked += 1
-            game.push(rng.choice(game.legal_moves()))
+    for game, cells in reference_positions(seeds=3, plies=80):
+        for s, v in enumerate(game.board):
+            if v & 15 == 2:
+                at = (game.geo.file[s], game.geo.rank[s])
+                mine = {(game.geo.file[t], game.geo.rank[t]) for t in game._targets(s)}
+                assert mine == ref_pallan(cells, at), (game.geo.name(s), game.moves())
+                checked += 1
     assert checked > 200

@@ -30,46 +30,10 @@ from render.sachidjun import (
     shown_moves,
     used_pips,
 )
+from tests.test_sachidjun_rules import position
 
 MAX_BYTES = 200_000
 VR, TR, VC, TC = 0, 1, 2, 3
-
-
-def position(
-    cells: dict[str, dict[int, int]] | None = None,
-    *,
-    captured: dict[tuple[int, int], int] | None = None,
-    role: int = VR,
-    seats: int = 2,
-) -> Sachidjun:
-    """A hand-made position (as in tests/test_sachidjun_rules.py): ``captured`` maps
-    (captor mora role, victim role) -> count; every other piece is at home."""
-    board = [[0, 0, 0, 0] for _ in range(36)]
-    for name, counts in (cells or {}).items():
-        for r, n in counts.items():
-            board[INDEX[name]][r] += n
-    prisoners = [[0, 0] for _ in range(4)]
-    lost = [0, 0, 0, 0]
-    for (mora, victim), n in (captured or {}).items():
-        prisoners[mora][victim // 2] += n
-        lost[victim] += n
-    home = [8 - sum(c[r] for c in board) - lost[r] for r in range(4)]
-    state = {
-        "cells": board,
-        "home": home,
-        "prisoners": prisoners,
-        "role": role,
-        "dice": None,
-        "options": [],
-        "used": [0] * 36,
-        "played": [],
-        "landed": [],
-        "empty_run": 0,
-        "offer": None,
-        "last": None,
-    }
-    data = {"game": "sachidjun", "variants": [], "seats": seats, "state": state, "log": []}
-    return Sachidjun.from_dict(data)
 
 
 def random_game(seed: int, plies: int, seats: int = 2) -> Sachidjun:

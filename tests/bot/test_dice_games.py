@@ -11,32 +11,17 @@ import json
 
 import pytest
 
-from bot.config import Settings
-from bot.service import GameService, IllegalMoveError, NotAllowed, RollDue
+from bot.service import IllegalMoveError, NotAllowed, RollDue
 from cogs.ui import RollButton, board_content, board_embed, board_view
-from games import Chebache, DiceSpec
+from games import Chebache
+from tests.fakes import QueuedRoller
 
-from .conftest import ALICE, BOB, GUILD, fake_renderer, raw_sql, start_game
-
-
-class FixedDice:
-    def __init__(self, *rolls: tuple[int, ...]):
-        self.rolls = list(rolls)
-        self.calls: list[DiceSpec] = []
-
-    def __call__(self, spec: DiceSpec) -> tuple[int, ...]:
-        self.calls.append(spec)
-        return self.rolls.pop(0)
+from .conftest import ALICE, BOB, GUILD, raw_sql, start_game
 
 
 @pytest.fixture
-def dice() -> FixedDice:
-    return FixedDice()
-
-
-@pytest.fixture
-def service(store, clock, dice) -> GameService:
-    return GameService(store, settings=Settings(), clock=clock, roller=dice, renderer=fake_renderer)
+def dice(roller: QueuedRoller) -> QueuedRoller:
+    return roller
 
 
 def put_position(db_path: str, game_id: int, position: Chebache) -> None:
@@ -59,7 +44,7 @@ async def test_roll_first_then_the_turn_in_the_texts_notation(service, dice, db_
         await service.roll(board.game_id, BOB, guild_id=GUILD)
     assert dice.calls == []
 
-    dice.rolls.append((3, 2))
+    dice.queued.append((3, 2))
     board = await service.roll(board.game_id, ALICE, guild_id=GUILD, expected_version=1)
     assert board.note == "White rolled 3 2" and board.last_action == "[3 2]"
     assert board.dice_needed is None and board.legal_count == 4
@@ -90,7 +75,7 @@ async def test_roll_first_then_the_turn_in_the_texts_notation(service, dice, db_
 async def test_a_roll_without_a_legal_move_says_the_turn_passes(service, dice, db_path):
     board = await start_game(service, kind="chebache")
     put_position(db_path, board.game_id, Chebache.from_position({"S": "1"}, {13: "4"}))
-    dice.rolls.append((1, 1))
+    dice.queued.append((1, 1))
     board = await service.roll(board.game_id, ALICE, guild_id=GUILD)
     assert board.note == "White rolled 1 1: no legal move, the turn passes"
     assert board.to_move_user == BOB and board.dice_needed == "2d6"
@@ -113,7 +98,7 @@ async def test_the_chebache_warning_tops_the_embed(service, dice, db_path):
     assert embed.description == f"Black to roll\n**{warning}**"
     assert "Warning" not in [f.name for f in embed.fields]
     assert board_content(board) == f"<@{BOB}>, your turn to roll (2d6)."
-    dice.rolls.append((1, 2))
+    dice.queued.append((1, 2))
     board = await service.roll(board.game_id, BOB, guild_id=GUILD)
     assert board_embed(board).description.split("\n")[:3] == [
         "Black to move (phase I, dice left: 1 2)",
@@ -129,7 +114,7 @@ async def test_the_chebache_warning_tops_the_embed(service, dice, db_path):
 
 async def test_end_is_refused_unless_the_engine_offers_it(service, dice, db_path):
     board = await start_game(service, kind="chebache")
-    dice.rolls += [(3, 2), (3, 3)]
+    dice.queued += [(3, 2), (3, 3)]
     await service.roll(board.game_id, ALICE, guild_id=GUILD)
     with pytest.raises(IllegalMoveError):
         await service.move(board.game_id, ALICE, "end", guild_id=GUILD)
