@@ -46,10 +46,10 @@ from .common import (
     Colour,
     Painter,
     Point,
+    banded_panel,
     draw_die,
     encode_png,
     font_safe,
-    framed_panel,
     hex_colour,
     mix,
     wrap_text,
@@ -159,12 +159,8 @@ def mark_xy(space: str) -> Point:
 
 @lru_cache(maxsize=4)
 def _background(path_seats: tuple[int, ...]) -> Image.Image:
-    image = framed_panel(WIDTH, HEIGHT, RIM)
+    image = banded_panel(WIDTH, HEIGHT, RIM, STATUS_BOTTOM, FOOTER_TOP)
     paint = Painter(image)
-    paint.rect((RIM, RIM, WIDTH - RIM, STATUS_BOTTOM), fill=BAND)
-    paint.line([(RIM, STATUS_BOTTOM), (WIDTH - RIM, STATUS_BOTTOM)], PANEL_RIM, 2)
-    paint.rect((RIM, FOOTER_TOP, WIDTH - RIM, HEIGHT - RIM), fill=BAND)
-    paint.line([(RIM, FOOTER_TOP), (WIDTH - RIM, FOOTER_TOP)], PANEL_RIM, 2)
     _draw_board(paint)
     for seat in path_seats:
         _draw_path_line(paint, seat, bold=len(path_seats) > 1)

@@ -419,6 +419,20 @@ def framed_panel(width: int, height: int, rim: float = 6) -> Image.Image:
     return image
 
 
+def banded_panel(
+    width: int, height: int, rim: float, status_bottom: float, footer_top: float
+) -> Image.Image:
+    """``framed_panel`` with a status band on top (down to ``status_bottom``) and a footer
+    band from ``footer_top``, each ruled off from the board: the layout of most pictures."""
+    image = framed_panel(width, height, rim)
+    paint = Painter(image)
+    paint.rect((rim, rim, width - rim, status_bottom), fill=BAND)
+    paint.line([(rim, status_bottom), (width - rim, status_bottom)], PANEL_RIM, 2)
+    paint.rect((rim, footer_top, width - rim, height - rim), fill=BAND)
+    paint.line([(rim, footer_top), (width - rim, footer_top)], PANEL_RIM, 2)
+    return image
+
+
 def encode_png(image: Image.Image, colours: int = PALETTE_COLOURS) -> bytes:
     """Shrink a supersampled canvas to final size, reduce the palette, return PNG bytes.
 

@@ -32,20 +32,18 @@ from PIL import Image, ImageDraw
 from games.jikaida import Jikaida
 
 from .common import (
-    BAND,
     DANGER,
     INK,
     INK_SOFT,
     PANEL,
-    PANEL_RIM,
     SCALE,
     WHITE_TEXT,
     Colour,
     Painter,
     Point,
+    banded_panel,
     encode_png,
     font_safe,
-    framed_panel,
     hex_colour,
     mix,
     text_mask,
@@ -193,13 +191,8 @@ def square_xy(lay: Layout, square: str) -> Point:
 
 @lru_cache(maxsize=2)
 def _background(lay: Layout) -> Image.Image:
-    image = framed_panel(lay.width, lay.height, RIM)
+    image = banded_panel(lay.width, lay.height, RIM, RIM + STATUS_HEIGHT, lay.footer_top)
     paint = Painter(image)
-    w = lay.width
-    paint.rect((RIM, RIM, w - RIM, RIM + STATUS_HEIGHT), fill=BAND)
-    paint.line([(RIM, RIM + STATUS_HEIGHT), (w - RIM, RIM + STATUS_HEIGHT)], PANEL_RIM, 2)
-    paint.rect((RIM, lay.footer_top, w - RIM, lay.height - RIM), fill=BAND)
-    paint.line([(RIM, lay.footer_top), (w - RIM, lay.footer_top)], PANEL_RIM, 2)
     paint.rect((lay.left - 3, lay.top - 3, lay.right + 3, lay.bottom + 3), fill=FRONT)
     for f in range(lay.files):
         for r in range(lay.ranks):

@@ -55,9 +55,9 @@ from .common import (
     Colour,
     Painter,
     Point,
+    banded_panel,
     encode_png,
     font_safe,
-    framed_panel,
     hex_colour,
     mix,
     wrap_text,
@@ -321,12 +321,8 @@ def _draw_sake_pieces(paint: Painter, cell: int, box: Box, groups: list[tuple[in
 
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
-    image = framed_panel(WIDTH, HEIGHT, RIM)
+    image = banded_panel(WIDTH, HEIGHT, RIM, STATUS_BOTTOM, FOOTER_TOP)
     paint = Painter(image)
-    paint.rect((RIM, RIM, WIDTH - RIM, STATUS_BOTTOM), fill=BAND)
-    paint.line([(RIM, STATUS_BOTTOM), (WIDTH - RIM, STATUS_BOTTOM)], PANEL_RIM, 2)
-    paint.rect((RIM, FOOTER_TOP, WIDTH - RIM, HEIGHT - RIM), fill=BAND)
-    paint.line([(RIM, FOOTER_TOP), (WIDTH - RIM, FOOTER_TOP)], PANEL_RIM, 2)
     for cell in range(len(CELLS)):
         box = cell_box(cell)
         fill = SAKE_FILL if is_sake(cell) else CIKA_FILL[cell % 2]

@@ -38,13 +38,12 @@ from .common import (
     INK_SOFT,
     MILL,
     PANEL,
-    PANEL_RIM,
     Colour,
     Painter,
     Point,
+    banded_panel,
     encode_png,
     font_safe,
-    framed_panel,
     hex_colour,
     mix,
     wrap_text,
@@ -213,12 +212,8 @@ def seed_radius(radius: float) -> float:
 @lru_cache(maxsize=4)
 def _background(layout: Layout) -> Image.Image:
     geo = geometry(layout)
-    image = framed_panel(WIDTH, HEIGHT, RIM)
+    image = banded_panel(WIDTH, HEIGHT, RIM, STATUS_BOTTOM, FOOTER_TOP)
     paint = Painter(image)
-    paint.rect((RIM, RIM, WIDTH - RIM, STATUS_BOTTOM), fill=BAND)
-    paint.line([(RIM, STATUS_BOTTOM), (WIDTH - RIM, STATUS_BOTTOM)], PANEL_RIM, 2)
-    paint.rect((RIM, FOOTER_TOP, WIDTH - RIM, HEIGHT - RIM), fill=BAND)
-    paint.line([(RIM, FOOTER_TOP), (WIDTH - RIM, FOOTER_TOP)], PANEL_RIM, 2)
     for seat in (NORTH, SOUTH):
         paint.rounded_rect(geo.tray(seat), 22, fill=TRAY, outline=mix(TRAY, INK, 0.3), width=2)
         for hole in range(1, layout.holes + 1):
