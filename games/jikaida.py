@@ -253,62 +253,125 @@ class Jikaida(Game):
         }
 
     def _load_state(self, data: dict[str, Any]) -> None:
-        """Load a position (also the ``state`` of a saved game); a malformed one raises
-        ValueError with a one-line message."""
+        """Load a position (also the ``state`` of a saved game); what is not a position
+        raises ValueError with a one-line message."""
         g = self.geo
         if not isinstance(data, dict):
             raise ValueError("a position is a JSON object")
+        _check_depth(data)
         pieces = data.get("pieces")
         if not isinstance(pieces, dict):
             raise ValueError('a position needs "pieces": {"h1": "YK", ...}')
         board = [0] * g.n
         for name, code in pieces.items():
-            s = g.parse(str(name).strip().lower())
+            s = self._square(name)
             if s is None:
                 raise ValueError(f"no square {name!r} on this board")
-            code = str(code).strip()
-            kind = KIND_OF.get(code[1:2].upper() + code[2:].lower())
-            if code[:1].upper() not in ("Y", "B") or kind is None:
-                raise ValueError(
-                    f"unknown piece {code!r} on {name}: write Y or B and a piece letter "
-                    f"({', '.join(CODE.values())}), e.g. YK or BPk"
-                )
-            board[s] = "YB".index(code[0].upper()) * 16 + kind
-        for side in (YELLOW, BLUE):
-            if board.count(side * 16 + K) > 1:
-                raise ValueError(f"{SIDE_NAME[side]} has more than one King")
+            if board[s]:
+                raise ValueError(f"two pieces on {g.name(s)}")
+            board[s] = self._piece(code, name)
+        self._check_kings(board)
         turn = str(data.get("turn", "yellow")).strip().lower()
         if turn not in SIDE_NAME:
             raise ValueError(f'"turn" is "yellow" or "blue", not {data.get("turn")!r}')
-        names = data.get("unmoved", [])
-        if not isinstance(names, list):
+        names = data.get("unmoved")
+        if names is None:
+            # "Without an "unmoved" list, a piece counts as unmoved when it stands on one of
+            # its own side's initial-array squares for its kind."
+            initial = type(self)(["pastang"] if self.pastang else []).board
+            unmoved = {s for s in range(g.n) if board[s] and board[s] == initial[s]}
+        elif not isinstance(names, list):
             raise ValueError('"unmoved" is a list of squares')
-        unmoved = set()
-        for name in names:
-            s = g.parse(str(name).strip().lower())
-            if s is None:
-                raise ValueError(f'no square {name!r} on this board (in "unmoved")')
-            unmoved.add(s)
+        else:
+            unmoved = set()
+            for name in names:
+                s = self._square(name)
+                if s is None:
+                    raise ValueError(f'no square {name!r} on this board (in "unmoved")')
+                unmoved.add(s)
         fl = data.get("fluttember", {"yellow": True, "blue": True})
-        if not isinstance(fl, dict):
+        if not isinstance(fl, dict) or not all(
+            isinstance(fl.get(side, True), bool) for side in SIDE_NAME
+        ):
             raise ValueError('"fluttember" is {"yellow": true|false, "blue": true|false}')
+        last = data.get("last")
+        if last is not None:
+            self._check_last(last)
         self.board = board
         self.turn = SIDE_NAME.index(turn)
         self.unmoved = {s for s in unmoved if board[s]}
         self.fluttember = [
-            bool(fl.get("yellow", True)) and not self.pastang,
-            bool(fl.get("blue", True)) and not self.pastang,
+            fl.get("yellow", True) and not self.pastang,
+            fl.get("blue", True) and not self.pastang,
         ]
-        self.last = data.get("last")
+        self.last = last
         self._legal_cache = None
+
+    def _square(self, name: Any) -> int | None:
+        """The square a position names (``" H1 "`` is h1); None if there is none."""
+        if not isinstance(name, str) or not name.isascii():
+            return None
+        return self.geo.parse(name.strip().lower())
+
+    def _piece(self, code: Any, name: str) -> int:
+        kinds = ("D", "S") if self.pastang else tuple(CODE.values())
+        text = code.strip() if isinstance(code, str) else ""
+        kind = KIND_OF.get(text[1:2].upper() + text[2:].lower())
+        if text[:1].upper() not in ("Y", "B") or kind is None or CODE[kind] not in kinds:
+            shown = repr(code) if isinstance(code, str) and len(code) <= 20 else "this"
+            raise ValueError(
+                f"unknown piece {shown} on {name.strip()}: write Y or B and a "
+                f"{'Pastang ' if self.pastang else ''}piece letter ({', '.join(kinds)}), "
+                f"e.g. {'YD or BS' if self.pastang else 'YK or BPk'}"
+            )
+        return "YB".index(text[0].upper()) * 16 + kind
+
+    def _check_kings(self, board: list[int]) -> None:
+        if self.pastang:
+            if not any(board):
+                raise ValueError("no pieces on the board")
+            return
+        for side in (YELLOW, BLUE):
+            kings = board.count(side * 16 + K)
+            if kings != 1:
+                many = "more than one King" if kings else "no King"
+                raise ValueError(f"{SIDE_NAME[side]} has {many}")
+
+    def _check_last(self, last: Any) -> None:
+        """``"last"``, the move that led here, as the bot saves it (a renderer draws it)."""
+        g = self.geo
+
+        def square(x: Any) -> bool:
+            return isinstance(x, str) and g.parse(x) is not None and g.name(g.parse(x)) == x
+
+        ok = (
+            isinstance(last, dict)
+            and last.get("side") in (0, 1)
+            and isinstance(last.get("text"), str)
+            and isinstance(last.get("move"), str)
+            and square(last.get("from"))
+            and square(last.get("to"))
+            and all(
+                isinstance(last.get(key) or [], list) and all(map(square, last.get(key) or []))
+                for key in ("route", "vaulted")
+            )
+            and all(
+                last.get(key) is None or isinstance(last.get(key), str)
+                for key in ("kind", "captured", "promotion")
+            )
+        )
+        if not ok:
+            raise ValueError('"last" is the move that led here, as the bot saves it')
 
     @classmethod
     def from_position(cls, data: dict[str, Any]) -> Jikaida:
         """A game from a position: ``{"variant": "poron"|"pastang", "turn": "yellow",
         "pieces": {"h1": "YK", ...}, "unmoved": [...], "fluttember": {...}}``.
 
-        Only ``pieces`` is required (turn: yellow; unmoved: none; Fluttember: both still
-        available). A malformed position raises ValueError with a one-line message."""
+        Only ``pieces`` is required (turn: yellow; unmoved: the pieces standing on their
+        own initial-array squares; Fluttember: both still available). The position is
+        judged as if reached in play (it may already be over). What is not a position
+        raises ValueError with a one-line message."""
         if not isinstance(data, dict):
             raise ValueError("a position is a JSON object")
         variant = str(data.get("variant", "poron")).strip().lower()
@@ -316,6 +379,9 @@ class Jikaida(Game):
             raise ValueError(f'"variant" is "poron" or "pastang", not {data.get("variant")!r}')
         game = cls(["pastang"] if variant == "pastang" else [])
         game._load_state(data)
+        if game.in_kaida(1 - game.turn):
+            side = SIDE_NAME[1 - game.turn]
+            raise ValueError(f"{side}'s King can be taken: {side} cannot have moved into Kaida")
         game._check_end(None)
         return game
 
@@ -1046,8 +1112,11 @@ class Jikaida(Game):
             return
         opp = self.turn
         if self.pastang:
-            if mover is not None and self.count(opp) == 0:
-                self.outcome = self._scored((mover,), "last side standing", 1.0)
+            # In play only the side to move can have lost its last piece; a loaded position
+            # may lack either side's.
+            gone = [x for x in (opp, 1 - opp) if self.count(x) == 0]
+            if gone:
+                self.outcome = self._scored((1 - gone[0],), "last side standing", 1.0)
             elif not self._legal():
                 self.outcome = self._scored((1 - opp,), "no legal move", 1.0)
             return
@@ -1055,7 +1124,9 @@ class Jikaida(Game):
         if bare[0] and bare[1]:
             self.outcome = self._scored((), "Nikaida: two bare Kings", 0.5)
             return
-        if mover is not None and bare[mover] and was_bare:
+        # The side not to move is a bare King after its one turn (in a loaded position the
+        # turn is taken as played): it has lost.
+        if bare[1 - opp] and (was_bare if mover is not None else True):
             self.outcome = self._scored((opp,), "Nikaida", 0.5)
             return
         if not self._legal():
@@ -1106,7 +1177,7 @@ class Jikaida(Game):
             text += f"takes {NAME[board[t] & 15]} {g.drin_name(t)}"
         else:
             text += g.drin_name(t)
-        if m.group(3):
+        if m.group(3) in KIND_OF:
             text += f", promotes to {NAME[KIND_OF[m.group(3)]]}"
         return f"{text} ({move})"
 
@@ -1192,6 +1263,21 @@ def _empty_run(board: list[int], ray: list[int]) -> list[int]:
             break
         out.append(t)
     return out
+
+
+def _check_depth(data: Any, limit: int = 3) -> None:
+    """Refuse JSON nested deeper than a position can be (``last.route`` is the deepest)."""
+    level = [data]
+    for _ in range(limit + 1):
+        level = [
+            x
+            for c in level
+            for x in (c.values() if isinstance(c, dict) else c if isinstance(c, list) else ())
+            if isinstance(x, dict | list)
+        ]
+        if not level:
+            return
+    raise ValueError("nested deeper than a position can be")
 
 
 def _sqkey(name: str) -> tuple[int, str]:

@@ -85,10 +85,13 @@ def test_from_position_then_push_moves_and_round_trip():
 POSITION = {
     "variant": "poron",
     "turn": "yellow",
-    "pieces": {"h1": "YK", "f18": "BK", "e5": "YP", "c3": "YS"},
+    "pieces": {"h1": "YK", "f18": "BK", "e5": "YP", "c3": "YS", "l17": "BD"},
     "unmoved": ["c3"],
     "fluttember": {"yellow": True, "blue": True},
 }
+
+
+KINGS = {"h1": "YK", "f18": "BK"}
 
 
 def write(tmp_path, data, name="position.json") -> str:
@@ -120,7 +123,7 @@ def test_show_from_a_position_file(tmp_path):
     code, text = run("show", "jikaida", "e5-e9", "--position", write(tmp_path, POSITION))
     assert code == 0
     assert "Blue to move (movement)" in text
-    assert "Material: Yellow 3 · Blue 1" in text
+    assert "Material: Yellow 3 · Blue 2" in text
     assert "Last move: Yellow Pallan Mortil E5 → Neemu E3 (e5-e9)" in text
 
 
@@ -140,7 +143,8 @@ def test_position_file_turn_and_pastang_variant(tmp_path):
 )
 def test_variant_that_contradicts_the_file_exits_2(tmp_path, capsys, file_variant, option):
     # Choice: the file sets the variant; a --variant saying otherwise is an error, not ignored.
-    data = {"variant": file_variant, "pieces": {"a1": "YD", "f6": "BD"}}
+    pieces = {"a1": "YD", "f6": "BD"} if file_variant == "pastang" else KINGS
+    data = {"variant": file_variant, "pieces": pieces}
     code, text = run("legal", "jikaida", "--position", write(tmp_path, data), "--variant", option)
     err = capsys.readouterr().err
     assert code == 2 and text == ""
@@ -169,9 +173,9 @@ def test_position_for_a_game_without_position_files_exits_2(tmp_path, capsys, ga
         ({"pieces": {"h1": "GK"}}, "unknown piece 'GK' on h1"),
         ({"pieces": {"h1": ""}}, "unknown piece ''"),
         ({"pieces": {"h1": "YK", "h2": "YK"}}, "more than one King"),
-        ({"turn": "red", "pieces": {"h1": "YK"}}, '"turn"'),
+        ({"turn": "red", "pieces": KINGS}, '"turn"'),
         ({"variant": "chess", "pieces": {"h1": "YK"}}, '"variant"'),
-        ({"pieces": {"h1": "YK"}, "unmoved": ["q9"]}, "no square 'q9'"),
+        ({"pieces": KINGS, "unmoved": ["q9"]}, "no square 'q9'"),
         ({"variant": "pastang", "pieces": {"h1": "YD"}}, "no square 'h1'"),
     ],
 )

@@ -15,7 +15,7 @@ import pytest
 
 from games.jikaida import Jikaida
 
-KINGS = {"l1": "YK", "l18": "BK"}  # far corners, out of every line used below
+KINGS = {"l1": "YK", "l18": "BK", "l17": "BD"}  # far corners, out of every line used below
 
 
 def pos(pieces: dict[str, str], unmoved=(), variant="poron", kings=True) -> Jikaida:
