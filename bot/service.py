@@ -831,7 +831,7 @@ def last_action(entries: Sequence[LogEntry]) -> str | None:
     return " ".join(str(entry) for entry in shown)
 
 
-DICE_RE = re.compile(r"(\d*)\s*[dD]\s*(\d+)")
+DICE_RE = re.compile(r"([0-9]{0,9})\s*[dD]\s*([0-9]{1,9})")  # no 4,300-digit ints
 MAX_DICE, MAX_SIDES = 10, 100
 
 
