@@ -96,7 +96,10 @@ KINGS = {"h1": "YK", "f18": "BK"}
 
 def write(tmp_path, data, name="position.json") -> str:
     path = tmp_path / name
-    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return str(path)
 
 
@@ -177,11 +180,21 @@ def test_position_for_a_game_without_position_files_exits_2(tmp_path, capsys, ga
         ({"variant": "chess", "pieces": {"h1": "YK"}}, '"variant"'),
         ({"pieces": KINGS, "unmoved": ["q9"]}, "no square 'q9'"),
         ({"variant": "pastang", "pieces": {"h1": "YD"}}, "no square 'h1'"),
+        # what is not a position (issue 11)
+        ({"pieces": {"h1": "YK"}}, "blue has no King"),
+        ({"pieces": {**KINGS, " h1": "YS"}}, "two pieces on h1"),
+        ('{"pieces": {"h1": "YK", "f18": "BK", "h1": "YS"}}', "'h1' appears twice"),
+        ({"pieces": {**KINGS, "c3": 7}}, "unknown piece"),
+        ({"pieces": {**KINGS, "c3": {"kind": "YS"}}}, "unknown piece"),
+        ({"pieces": KINGS, "note": [[[[["deep"]]]]]}, "nested deeper than a position can be"),
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than a position can be"),
+        ('{"pieces": {"h1": "YK", "f18": "BK"}, "x": "' + "a" * 4_000_000 + '"}', "larger than"),
+        (b"\xff\xfe{}", "not UTF-8 text"),
     ],
 )
 def test_bad_position_file_is_one_line_exit_2(tmp_path, capsys, content, message):
     path = str(tmp_path / "missing.json") if content is None else write(tmp_path, content)
-    for command in ("legal", "show"):
+    for command in ("legal", "show", "play"):
         code, text = run(command, "jikaida", "--position", path)
         err = capsys.readouterr().err
         assert code == 2 and text == ""
@@ -193,3 +206,23 @@ def test_illegal_move_after_a_position_file(tmp_path, capsys):
     code, _ = run("legal", "jikaida", "--position", write(tmp_path, POSITION), "c3-c7")
     assert code == 2
     assert "illegal move 'c3-c7' at ply 1" in capsys.readouterr().err
+
+
+def test_position_already_over_shows_the_result_and_no_moves(tmp_path):
+    # The issue's example: Blue is a bare King and Yellow, to move, has a Deldar: Nikaida.
+    data = {"variant": "poron", "turn": "yellow", "pieces": {"a1": "YK", "c3": "YD", "f18": "BK"}}
+    path = write(tmp_path, data)
+    assert run("legal", "jikaida", "--position", path) == (0, "")
+    code, text = run("show", "jikaida", "--position", path)
+    assert code == 0 and "Yellow wins: Nikaida" in text
+
+
+def test_play_from_a_position_file(tmp_path, monkeypatch):
+    lines = iter(["e5-e9", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    out_dir = tmp_path / "images"
+    code, text = run(
+        "play", "jikaida", "--position", write(tmp_path, POSITION), "--out", str(out_dir)
+    )
+    assert code == 0
+    assert "Played e5-e9" in text and "Blue to move (movement)" in text
