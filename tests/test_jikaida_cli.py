@@ -6,6 +6,8 @@ import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games
 from bot.cli import main
@@ -226,3 +228,40 @@ def test_play_from_a_position_file(tmp_path, monkeypatch):
     )
     assert code == 0
     assert "Played e5-e9" in text and "Blue to move (movement)" in text
+
+
+# ---- any JSON at all: a game, or one line saying why not -------------------------------
+
+SQUARE_NAMES = st.sampled_from(["h1", " h1", "H1", "f18", "c3", "f6", "a1", "z9", "h01", ""])
+CODES = st.sampled_from(["YK", "BK", "YS", "BS", "YD", "BD", "YP", "yk", "YX", "Y", ""])
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=8,
+)
+POSITIONS = st.fixed_dictionaries(
+    {"pieces": st.dictionaries(SQUARE_NAMES, CODES | JSON, max_size=6)},
+    optional={
+        "variant": st.sampled_from(["poron", "pastang", "chess"]) | JSON,
+        "turn": st.sampled_from(["yellow", "blue"]) | JSON,
+        "unmoved": st.lists(SQUARE_NAMES, max_size=3) | JSON,
+        "fluttember": st.fixed_dictionaries({}, optional={"yellow": st.booleans()}) | JSON,
+        "last": JSON,
+    },
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(POSITIONS)
+def test_any_json_is_a_playable_position_or_one_line_why_not(data):
+    try:
+        game = Jikaida.from_position(data)
+    except ValueError as error:
+        assert str(error) and "\n" not in str(error)
+        return
+    for side in ("yellow", "blue"):
+        assert game.pastang or game.king_square(("yellow", "blue").index(side)) is not None
+    moves = game.legal_moves()
+    assert game.text_board() and game.summary()
+    assert not game.is_over or moves == []
+    assert load_game(game.to_json()).to_json() == game.to_json()
