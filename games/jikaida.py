@@ -266,14 +266,14 @@ class Jikaida(Game):
         for name, code in pieces.items():
             s = self._square(name)
             if s is None:
-                raise ValueError(f"no square {name!r} on this board")
+                raise ValueError(f"no square {_shown(name)} on this board")
             if board[s]:
                 raise ValueError(f"two pieces on {g.name(s)}")
             board[s] = self._piece(code, name)
         self._check_kings(board)
         turn = str(data.get("turn", "yellow")).strip().lower()
         if turn not in SIDE_NAME:
-            raise ValueError(f'"turn" is "yellow" or "blue", not {data.get("turn")!r}')
+            raise ValueError(f'"turn" is "yellow" or "blue", not {_shown(data.get("turn"))}')
         names = data.get("unmoved")
         if names is None:
             # "Without an "unmoved" list, a piece counts as unmoved when it stands on one of
@@ -287,7 +287,7 @@ class Jikaida(Game):
             for name in names:
                 s = self._square(name)
                 if s is None:
-                    raise ValueError(f'no square {name!r} on this board (in "unmoved")')
+                    raise ValueError(f'no square {_shown(name)} on this board (in "unmoved")')
                 unmoved.add(s)
         fl = data.get("fluttember", {"yellow": True, "blue": True})
         if not isinstance(fl, dict) or not all(
@@ -318,9 +318,8 @@ class Jikaida(Game):
         text = code.strip() if isinstance(code, str) else ""
         kind = KIND_OF.get(text[1:2].upper() + text[2:].lower())
         if text[:1].upper() not in ("Y", "B") or kind is None or CODE[kind] not in kinds:
-            shown = repr(code) if isinstance(code, str) and len(code) <= 20 else "this"
             raise ValueError(
-                f"unknown piece {shown} on {name.strip()}: write Y or B and a "
+                f"unknown piece {_shown(code)} on {name.strip()}: write Y or B and a "
                 f"{'Pastang ' if self.pastang else ''}piece letter ({', '.join(kinds)}), "
                 f"e.g. {'YD or BS' if self.pastang else 'YK or BPk'}"
             )
@@ -376,7 +375,9 @@ class Jikaida(Game):
             raise ValueError("a position is a JSON object")
         variant = str(data.get("variant", "poron")).strip().lower()
         if variant not in ("poron", "pastang"):
-            raise ValueError(f'"variant" is "poron" or "pastang", not {data.get("variant")!r}')
+            raise ValueError(
+                f'"variant" is "poron" or "pastang", not {_shown(data.get("variant"))}'
+            )
         game = cls(["pastang"] if variant == "pastang" else [])
         game._load_state(data)
         if game.in_kaida(1 - game.turn):
@@ -1263,6 +1264,12 @@ def _empty_run(board: list[int], ray: list[int]) -> list[int]:
             break
         out.append(t)
     return out
+
+
+def _shown(value: Any, width: int = 24) -> str:
+    """``value`` for a one-line message: its repr, cut to ``width`` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _check_depth(data: Any, limit: int = 3) -> None:
