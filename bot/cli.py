@@ -325,6 +325,9 @@ class HotSeat:
         self.out = out
         self.rng = rng or random.SystemRandom()
         self.images = True  # off after an image could not be written
+        # The position the log starts from (a position file's, not always the start): undo
+        # replays the log from here.
+        self.origin = game.copy()
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -395,8 +398,12 @@ class HotSeat:
         if not moves_played:
             self.say("Nothing to undo.")
             return
-        fresh = type(self.game)(self.game.variant_set, self.game.seats)
-        fresh.replay(self.game.log[: moves_played[-1]])
+        fresh = self.origin.copy()
+        try:
+            fresh.replay(self.game.log[: moves_played[-1]])
+        except IllegalMove:
+            self.say("Cannot take back moves of a game that was saved from a position.")
+            return
         self.game = fresh
         self.say("Took back the last move.")
         self.show()
@@ -435,6 +442,7 @@ class HotSeat:
             self.say(f"Could not load {name}: {reason[:200]}. The game goes on.")
             return
         self.game = game
+        self.origin = type(game)(game.variant_set, game.seats)
         self.say(f"Loaded {name}")
         self.show()
 

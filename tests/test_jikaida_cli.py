@@ -220,7 +220,7 @@ def test_position_already_over_shows_the_result_and_no_moves(tmp_path):
 
 
 def test_play_from_a_position_file(tmp_path, monkeypatch):
-    lines = iter(["e5-e9", "quit"])
+    lines = iter(["e5-e9", "undo", "c3-c6", "quit"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
     out_dir = tmp_path / "images"
     code, text = run(
@@ -228,6 +228,9 @@ def test_play_from_a_position_file(tmp_path, monkeypatch):
     )
     assert code == 0
     assert "Played e5-e9" in text and "Blue to move (movement)" in text
+    # undo goes back to the position of the file, not to the initial array: c3 is unmoved
+    taken_back = text.split("Took back the last move.")[1]
+    assert "Material: Yellow 3 · Blue 2" in taken_back and "Played c3-c6" in taken_back
 
 
 # ---- any JSON at all: a game, or one line saying why not -------------------------------
