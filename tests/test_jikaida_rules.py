@@ -14,7 +14,8 @@ from games.jikaida import Jikaida
 
 YELLOW, BLUE = 0, 1
 
-# Kings out of the way in the far eastern corners (their lines touch nothing tested).
+# Kings out of the way in the far eastern corners (their lines touch nothing tested), and a
+# Blue Deldar by its King: a position whose side not to move is a bare King is already over.
 KINGS = {"l1": "YK", "l18": "BK", "l17": "BD"}
 
 
