@@ -437,8 +437,6 @@ class HotSeat:
             status_text(game)
         except Exception as error:  # any damage refuses the file and nothing more
             reason = reason_of(error) if isinstance(error, ValueError) else "damaged saved game"
-            if isinstance(error, RecursionError):
-                reason = "nested deeper than a saved game can be"
             self.say(f"Could not load {name}: {reason[:200]}. The game goes on.")
             return
         self.game = game
