@@ -508,7 +508,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return EXIT_ILLEGAL
     command = argv.pop(0)
     args = parsers[command].parse_intermixed_args(argv)
-    out = out or sys.stdout
+    if out is None:
+        out = sys.stdout
+        if hasattr(out, "reconfigure"):
+            # A terminal that cannot show "č" or "→" gets "?", not a UnicodeEncodeError.
+            out.reconfigure(errors="replace")
     try:
         code = COMMANDS[command](args, out)
         out.flush()

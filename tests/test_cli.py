@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -246,3 +247,14 @@ def test_play_interrupted_with_ctrl_c_exits_130_without_a_traceback(tmp_path, mo
     code, text = run("play", "shax", "--out", str(tmp_path / "images"))
     assert code == 130 and "White to place" in text
     assert capsys.readouterr().err == "\nidzeva: interrupted\n"
+
+
+def test_a_terminal_without_unicode_gets_question_marks_not_a_traceback():
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "show", "sachi"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        check=False,
+    )
+    assert result.returncode == 0 and result.stderr == b""
+    assert b"veradi ra?a" in result.stdout  # raža
