@@ -935,6 +935,7 @@ class Jikaida(Game):
         pins = self._pins(king, by)
         leaving = doubles.seen | powers.seen
         entering = set(powers.seen)
+        joins: dict[int, list[int]] = {}
         need = self.line_min
         for d, ray in enumerate(self.geo.ray[king]):
             m = 0  # the run of pieces next to the King (none: the empty square next to it)
@@ -942,10 +943,13 @@ class Jikaida(Game):
                 m += 1
             if pallans:
                 leaving.update(ray[need:m])
-                if m < len(ray):
+            if m < len(ray):
+                danger, extension = self._extension_attacks(king, by, d, m, pallans)
+                if danger:
                     entering.add(ray[m])
-            elif m < len(ray) and self._extension_attacks(king, by, d, m):
-                entering.add(ray[m])
+                elif pallans:
+                    # a piece leaving the pieces the run would join makes a launch square
+                    joins[ray[m]] = extension
         legal = []
         for s, t in pairs:
             v = board[s]
@@ -960,7 +964,7 @@ class Jikaida(Game):
             line = pins.get(s)
             if line is not None and t not in line:
                 continue  # opens a ray onto the King
-            if s not in leaving and t not in entering:
+            if s not in leaving and t not in entering and (t not in joins or s not in joins[t]):
                 legal.append((s, t))
                 continue
             captured = board[t]
@@ -971,20 +975,51 @@ class Jikaida(Game):
                 legal.append((s, t))
         return legal
 
-    def _extension_attacks(self, k: int, by: int, d: int, m: int) -> bool:
-        """With a piece of the King's side put on the empty square after the ``m`` pieces
-        next to ``k`` in direction ``d``, would a piece of the run it joins vault onto ``k``?
+    def _extension_attacks(
+        self, k: int, by: int, d: int, m: int, pallans: list[int]
+    ) -> tuple[bool, list[int]]:
+        """A piece of the King's side entering the empty square ``b`` after the ``m``
+        pieces next to ``k`` in direction ``d`` joins them to the pieces after ``b`` (the
+        extension, returned): could the longer run let a piece vault onto ``k``? A vault
+        from a piece of it; for ``pallans``, a bend at ``b`` or in the extension, or a plain
+        move to the square after the extension (paths not checked: a piece may leave them).
         """
-        ray, board, rank = self.geo.ray[k][d], self.board, self.geo.rank
+        g, board, rank = self.geo, self.board, self.geo.rank
+        ray = g.ray[k][d]
         fwd = 1 if by == YELLOW else -1
         need = self.line_min
+        extension = []
         for n in range(m + 2, len(ray) + 1):
             v = board[ray[n - 1]]
             if not v:
                 break
+            extension.append(ray[n - 1])
             if n > need and v >> 4 == by and (v & 15 != S or rank[k] - rank[ray[n - 1]] == fwd * n):
-                return True
-        return False
+                return True, extension
+        if not pallans:
+            return False, extension
+        nsq = g.n
+        longer = m + 1 + len(extension)
+        for j in range(m + 1, longer + 1):
+            bend = ray[j - 1]
+            for p in pallans:
+                d1 = g.line_dir[bend * nsq + p]
+                if d1 < 0 or d1 == d or d1 == OPPOSITE[d]:
+                    continue
+                i = g.line_dist[bend * nsq + p]
+                if i + j > need and all(board[q] for q in g.ray[bend][d1][: i - 1]):
+                    return True, extension
+        if longer >= need and longer < len(ray):
+            launch = ray[longer]
+            for p in pallans:
+                if p in extension:
+                    continue
+                if launch in g.knight_one_set[p]:
+                    return True, extension
+                d1 = g.line_dir[p * nsq + launch]
+                if d1 >= 0 and g.line_dist[p * nsq + launch] <= len(g.ray_one[p][d1]):
+                    return True, extension
+        return False, extension
 
     def _fluttember_moves(self) -> list[tuple[int, int]]:
         side = self.turn

@@ -514,6 +514,41 @@ def scattered(seed: int) -> Jikaida:
     return game
 
 
+def clustered(seed: int) -> Jikaida:
+    """Pieces crowded round the King to move (runs, bends and launch squares for vaults),
+    most of them its own and on its lines, one to three enemy Pallans anywhere, unmoved Deldars and
+    Paktuns."""
+    rng = random.Random(seed)
+    game = Jikaida()
+    g = game.geo
+    board = [0] * g.n
+    side = rng.randrange(2)
+    king = rng.randrange(g.n)
+    board[king] = side * 16 + K
+    lines = [q for ray in g.ray[king] for q in ray[:6]]
+    near = [q for q in range(g.n) if 0 < g.dist[king * g.n + q] <= 5]
+    for _ in range(rng.randint(8, 30)):
+        q = rng.choice(lines if rng.random() < 0.6 else near)
+        board[q] = (side if rng.random() < 0.85 else 1 - side) * 16 + rng.choice(KINDS)
+    for _ in range(rng.randint(1, 3)):
+        board[rng.choice([q for q in range(g.n) if not board[q]])] = (1 - side) * 16 + P
+    free = [q for q in range(g.n) if not board[q]]
+    board[rng.choice(free)] = (1 - side) * 16 + K
+    game.board = board
+    game.unmoved = {q for q in range(g.n) if board[q] & 15 in (D, PK) and rng.random() < 0.7}
+    game.turn = side
+    game._memo = None
+    return game
+
+
+def test_clustered_positions_match_the_reference():
+    kaida = 0
+    for seed in range(150):
+        ref = same_as_reference(clustered(seed))
+        kaida += in_kaida(ref)
+    assert 10 <= kaida <= 140, kaida
+
+
 def test_scattered_positions_match_the_reference():
     kaida = flutter = 0
     for seed in range(120):
@@ -522,3 +557,33 @@ def test_scattered_positions_match_the_reference():
         kaida += in_kaida(ref)
         flutter += bool(ref._fluttember_moves())
     assert kaida >= 10 and flutter >= 3, (kaida, flutter)
+
+
+def position(pieces: dict[str, str], turn: str = "yellow") -> Jikaida:
+    return Jikaida.from_position({"pieces": {**pieces, "l18": "BK"}, "turn": turn})
+
+
+def test_leaving_a_long_run_opens_a_launch_square():
+    # The run a2-a6 stands on the King's file. The Hikdar a5 leaving makes a5 the square
+    # after a run of three (a4, a3, a2): the Pallan d5 slides c5, b5 to a5 and vaults over
+    # a4, a3, a2 onto a1. From a6 (after a run of five) it cannot move there first.
+    game = position(
+        {"a1": "YK", "a2": "YJ", "a3": "YJ", "a4": "YJ", "a5": "YH", "a6": "YJ", "d5": "BP"}
+    )
+    same_as_reference(game)
+    legal = game.legal_moves()
+    assert not any(m.startswith("a5") for m in legal)
+    assert "a6-b6" in legal  # a6 leaving: a6 is no square the Pallan reaches by a plain move
+
+
+def test_entering_the_square_after_a_run_makes_a_bend():
+    # A piece entering a3 joins a2 and a4-a5: the Pallan d3 then vaults west over c3, b3,
+    # bends at a3 and goes south over a2 onto a1 (five pieces passed, more than three).
+    game = position(
+        {"a1": "YK", "a2": "YJ", "a4": "YJ", "a5": "YJ", "b3": "YS", "c3": "YS", "b4": "YH"}
+        | {"d3": "BP"}
+    )
+    same_as_reference(game)
+    legal = game.legal_moves()
+    assert "b4-a3" not in legal
+    assert "b4-c5" in legal
