@@ -14,6 +14,7 @@ reach: unmoved Deldars and Paktuns within four squares, and Pallans).
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -102,6 +103,19 @@ class Geometry:
         ]
         self.king = [[ray[0] for ray in self.ray[s] if ray] for s in range(n)]
         self.names = [self.name(s) for s in range(n)]
+        # plain-move rays per piece kind (see ``Jikaida._targets``), for move generation
+        self.slides = {
+            D: [[ray[:2] for ray in self.ray_adj[s]] for s in range(n)],
+            H: [self.ray_adj[s][4:] for s in range(n)],
+            J: [self.ray_adj[s][:4] for s in range(n)],
+            C: self.ray_one,
+            KA: self.ray_one,
+        }
+        # the rays long enough for a vault over ``need`` pieces, per ``need``
+        self.vault_rays = {
+            need: [[ray for ray in self.ray[s] if len(ray) > need] for s in range(n)]
+            for need in (2, 3)
+        }
         # Tables for the attack test (``Jikaida._attacked``), indexed by ``a * n + b``:
         # the fronts crossed between a and b; where b is on a ray of a, its direction and
         # distance (``line``), else -1 and 0.
@@ -339,6 +353,17 @@ class Jikaida(Game):
         ]
         self.last = data.get("last")
         self._legal_cache = None
+
+    def copy(self) -> Jikaida:
+        """The same game (position, log, outcome), without a trip through JSON: cheap
+        enough for searches."""
+        twin = copy.copy(self)
+        twin.board = list(self.board)
+        twin.unmoved = set(self.unmoved)
+        twin.fluttember = list(self.fluttember)
+        twin.log = list(self.log)
+        twin.last = copy.deepcopy(self.last)
+        return twin
 
     @classmethod
     def from_position(cls, data: dict[str, Any]) -> Jikaida:
@@ -585,13 +610,85 @@ class Jikaida(Game):
                         break
 
     def _pseudo(self, side: int) -> list[tuple[int, int]]:
-        board = self.board
-        moves = []
+        """Pseudo-legal moves (from, to) of ``side``."""
+        return [(s, t) for s, targets in self._pseudo_targets(side) for t in targets]
+
+    def _pseudo_targets(self, side: int) -> list[tuple[int, list[int]]]:
+        """Pseudo-legal destinations of each piece of ``side`` that has some. The ordinary
+        pieces inline what ``_targets`` does (their plain moves, leaps and vaults never reach
+        a square twice); Pallans and unmoved Deldars and Paktuns go through ``_targets``."""
+        g, board, unmoved = self.geo, self.board, self.unmoved
+        need = self.line_min
+        pieces: list[tuple[int, list[int]]] = []
+        straight, left, right = self._swod_dirs(side)
+        king_rays, slides, all_vault_rays = g.king, g.slides, g.vault_rays[need]
         for s, v in enumerate(board):
-            if v and v >> 4 == side:
-                for t in self._targets(s):
-                    moves.append((s, t))
-        return moves
+            if not v or v >> 4 != side:
+                continue
+            kind = v & 15
+            if kind == P or (kind in (D, PK) and s in unmoved):
+                special = self._targets(s)
+                if special:
+                    pieces.append((s, list(special)))
+                continue
+            targets: list[int] = []
+            add = targets.append
+            if kind == S:
+                rays = g.ray[s]
+                reach = 3 if s in unmoved else 1
+                for t in rays[straight][:reach]:
+                    if board[t]:
+                        break
+                    add(t)
+                for d in (left, right):
+                    for t in rays[d][:reach]:
+                        w = board[t]
+                        if w:
+                            # a Swod next to its own Deldar is Propt: Swods cannot take it
+                            if w >> 4 != side and not (
+                                w & 15 == S and any(board[u] == w - S + D for u in king_rays[t])
+                            ):
+                                add(t)
+                            break
+                        add(t)
+                vault_rays = [
+                    ray for ray in (rays[straight], rays[left], rays[right]) if len(ray) > need
+                ]
+            else:
+                if kind in (K, PK, KA):
+                    for t in king_rays[s] if kind == K else g.knight_one[s]:
+                        w = board[t]
+                        if not w or w >> 4 != side:
+                            add(t)
+                if kind != K and kind != PK:
+                    for ray in slides[kind][s]:
+                        for t in ray:
+                            w = board[t]
+                            if w:
+                                if w >> 4 != side:
+                                    add(t)
+                                break
+                            add(t)
+                vault_rays = all_vault_rays[s]
+            for ray in vault_rays:
+                # a vault passes at least ``need`` pieces, starting next to the vaulter
+                if not (board[ray[0]] and board[ray[1]] and (need == 2 or board[ray[2]])):
+                    continue
+                for t in ray[need:]:
+                    w = board[t]
+                    if w:
+                        if w >> 4 != side and not (
+                            kind == S
+                            and w & 15 == S
+                            and any(board[u] == w - S + D for u in king_rays[t])
+                        ):
+                            add(t)
+                        continue
+                    add(t)
+                    break
+            if targets:
+                pieces.append((s, targets))
+        return pieces
 
     # ---- attacks -----------------------------------------------------------
 
@@ -871,7 +968,11 @@ class Jikaida(Game):
     # ---- legal moves -------------------------------------------------------
 
     def _legal_pairs(self) -> list[tuple[int, int]]:
-        """Pseudo-legal moves that do not leave the King in Kaida.
+        """Legal moves (from, to) but the Fluttember."""
+        return [(s, t) for s, targets in self._legal_targets() for t in targets]
+
+    def _legal_targets(self) -> list[tuple[int, list[int]]]:
+        """The pseudo-legal moves that do not leave the King in Kaida, per piece.
 
         The King is tested once on the position; a move is tried on the board only when it
         could change the answer, every other move is legal exactly when the King is not
@@ -899,12 +1000,12 @@ class Jikaida(Game):
         read leaves it attacked. King moves are always tried."""
         side = self.turn
         board = self.board
-        pairs = self._pseudo(side)
+        pieces = self._pseudo_targets(side)
         if self.pastang:
-            return pairs
+            return pieces
         king = self.king_square(side)
         if king is None:
-            return pairs
+            return pieces
         by = 1 - side
         kv = side * 16 + K
         specials = self._specials(by)
@@ -916,21 +1017,18 @@ class Jikaida(Game):
             attacked, pallans = self._double_attack(king, by, specials, doubles)
             if not attacked and pallans:
                 attacked = self._pallan_attack(king, pallans, runs, powers)
+        legal = []
         if attacked:
             every = _Recorder(board)
             self._attacked(king, by, specials, every)
             seen = every.seen
-            legal = []
-            for s, t in pairs:
-                v = board[s]
-                if v != kv and s not in seen and t not in seen:
-                    continue  # still attacked
-                captured = board[t]
-                board[t], board[s] = v, 0
-                ok = not self._attacked(t if v == kv else king, by, specials)
-                board[s], board[t] = v, captured
-                if ok:
-                    legal.append((s, t))
+            for s, targets in pieces:
+                if board[s] != kv and s not in seen:
+                    # still attacked unless it enters a square the test read
+                    targets = [t for t in targets if t in seen]
+                kept = [t for t in targets if self._safe_after(s, t, king, by, specials, False)]
+                if kept:
+                    legal.append((s, kept))
             return legal
         pins = self._pins(king, by)
         leaving = doubles.seen | powers.seen
@@ -950,30 +1048,43 @@ class Jikaida(Game):
                 elif pallans:
                     # a piece leaving the pieces the run would join makes a launch square
                     joins[ray[m]] = extension
-        legal = []
-        for s, t in pairs:
-            v = board[s]
-            if v == kv:
-                captured = board[t]
-                board[t], board[s] = v, 0
-                ok = not self._attacked(t, by, specials)
-                board[s], board[t] = v, captured
-                if ok:
-                    legal.append((s, t))
-                continue
-            line = pins.get(s)
-            if line is not None and t not in line:
-                continue  # opens a ray onto the King
-            if s not in leaving and t not in entering and (t not in joins or s not in joins[t]):
-                legal.append((s, t))
-                continue
-            captured = board[t]
-            board[t], board[s] = v, 0
-            ok = not self._far_attack(king, by, specials, board)
-            board[s], board[t] = v, captured
-            if ok:
-                legal.append((s, t))
+        hot = entering | joins.keys()
+        for s, targets in pieces:
+            if board[s] == kv:
+                kept = [t for t in targets if self._safe_after(s, t, king, by, specials, False)]
+            else:
+                line = pins.get(s)
+                if line is not None:  # only along the ray it shuts
+                    targets = [t for t in targets if t in line]
+                if s in leaving:
+                    kept = [t for t in targets if self._safe_after(s, t, king, by, specials, True)]
+                else:
+                    kept = [
+                        t
+                        for t in targets
+                        if t not in hot
+                        or (t not in entering and s not in joins[t])
+                        or self._safe_after(s, t, king, by, specials, True)
+                    ]
+            if kept:
+                legal.append((s, kept))
         return legal
+
+    def _safe_after(
+        self, s: int, t: int, king: int, by: int, specials: list[tuple[int, int]], far: bool
+    ) -> bool:
+        """Is the King (on ``king``, or ``t`` when it moves) safe after ``s``-``t``? ``far``:
+        only the tests beyond the reverse rays and leaps can change (see ``_legal_targets``).
+        """
+        board = self.board
+        v, captured = board[s], board[t]
+        board[t], board[s] = v, 0
+        try:
+            if far:
+                return not self._far_attack(king, by, specials, board)
+            return not self._attacked(t if v & 15 == K else king, by, specials)
+        finally:
+            board[s], board[t] = v, captured
 
     def _extension_attacks(
         self, k: int, by: int, d: int, m: int, pallans: list[int]
@@ -1031,14 +1142,17 @@ class Jikaida(Game):
             return []
         rank = 0 if side == YELLOW else 17
         partners = {0: C, 11: C, (5 if side == YELLOW else 3): KA, (8 if side == YELLOW else 6): KA}
-        if self._attacked(home, 1 - side):
+        if not any(board[g.sq(f, rank)] == side * 16 + kind for f, kind in partners.items()):
+            return []
+        specials = self._specials(1 - side)  # the swap captures nothing: the same for each
+        if self._attacked(home, 1 - side, specials):
             return []
         out = []
         for f, kind in partners.items():
             p = g.sq(f, rank)
             if board[p] == side * 16 + kind:
                 board[p], board[home] = side * 16 + K, side * 16 + kind
-                ok = not self._attacked(p, 1 - side)
+                ok = not self._attacked(p, 1 - side, specials)
                 board[p], board[home] = side * 16 + kind, side * 16 + K
                 if ok:
                     out.append((home, p))
@@ -1058,9 +1172,23 @@ class Jikaida(Game):
         key = (tuple(self.board), self.turn, frozenset(self.unmoved), tuple(self.fluttember))
         if self._memo is not None and self._memo[0] == key:
             return list(self._memo[1])
-        g = self.geo
-        moves = [m for s, t in self._legal_pairs() for m in self._fmt(s, t)]
-        moves += [f"{g.name(s)}<>{g.name(t)}" for s, t in self._fluttember_moves()]
+        g, board = self.geo, self.board
+        names, rank = g.names, g.rank
+        promos = ("D",) if self.pastang else PROMOTIONS
+        moves: list[str] = []
+        for s, targets in self._legal_targets():
+            v, start = board[s], names[s]
+            if v & 15 == S:
+                last = g.h - 1 if v >> 4 == YELLOW else 0
+                for t in targets:
+                    base = start + ("x" if board[t] else "-") + names[t]
+                    if rank[t] == last:
+                        moves += [f"{base}={c}" for c in promos]
+                    else:
+                        moves.append(base)
+            else:
+                moves += [start + ("x" if board[t] else "-") + names[t] for t in targets]
+        moves += [f"{names[s]}<>{names[t]}" for s, t in self._fluttember_moves()]
         self._memo = (key, moves)
         return list(moves)
 
