@@ -22,9 +22,26 @@ def time_ms(action: Callable[[], object]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def summary_row(name: str, samples_ms: list[float], target: str = "") -> str:
+def verdict(value: float, limit: float, at_least: bool = False) -> str:
+    """ "ok" when ``value`` meets its target (at most ``limit``, or at least), "MISS" if not."""
+    met = value >= limit if at_least else value <= limit
+    return "ok" if met else "MISS"
+
+
+def summary_row(
+    name: str,
+    samples_ms: list[float],
+    target: str = "",
+    limits: dict[str, float] | None = None,
+) -> str:
+    """One timing row; ``limits`` ({"p50": 1.5, "p99": 5}) prints each target, marked "ok" or
+    "MISS"."""
     p50, p99 = percentile(samples_ms, 0.5), percentile(samples_ms, 0.99)
     mean = statistics.fmean(samples_ms)
+    if limits:
+        got = {"p50": p50, "p99": p99, "mean": mean}
+        marks = [f"{k} <= {v:g} ms {verdict(got[k], v)}" for k, v in limits.items()]
+        target = " ".join(part for part in ("target " + ", ".join(marks), target) if part)
     return f"  {name:<28} p50 {p50:8.3f} ms   p99 {p99:8.3f} ms   mean {mean:8.3f} ms   {target}"
 
 
