@@ -486,9 +486,17 @@ class GameService:
         return lines
 
     async def list_games(
-        self, guild_id: int, user_id: int, *, include_finished: bool = False
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        include_finished: bool = False,
+        limit: int | None = None,
     ) -> list[GameSummary]:
-        rows = await self._store.games_of_user(guild_id, user_id, include_finished=include_finished)
+        """Active games first, most recent first; ``limit`` keeps a long history cheap."""
+        rows = await self._store.games_of_user(
+            guild_id, user_id, include_finished=include_finished, limit=limit
+        )
         return [self._summary(row) for row in rows]
 
     async def game_in_thread(self, guild_id: int, thread_id: int) -> GameSummary | None:

@@ -30,7 +30,6 @@ def put_position(db_path: str, game_id: int, position: Chebache) -> None:
         "UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
         (position.to_json(), game_id),
     )
-    raw_sql(db_path, "DELETE FROM moves WHERE game_id = ?", (game_id,))  # its record restarts
 
 
 async def test_roll_first_then_the_turn_in_the_texts_notation(service, dice, db_path):
