@@ -791,11 +791,15 @@ class GameService:
             return b""
 
     def _summary(self, row: GameRow) -> GameSummary:
-        try:
-            game = _parse_game(row, full_check=False)
-            status, finished, seat = game.status_line(), game.is_over, game.to_move
-        except CorruptGame:
-            status, finished, seat = "This game's saved state is damaged.", False, None
+        if row.status == "finished" and row.result:
+            # Stored with the game when it ended: lists of old games need not load them.
+            status, finished, seat = row.result, True, None
+        else:
+            try:
+                game = _parse_game(row, full_check=False)
+                status, finished, seat = game.status_line(), game.is_over, game.to_move
+            except CorruptGame:
+                status, finished, seat = "This game's saved state is damaged.", False, None
         return GameSummary(
             game_id=row.id,
             kind=row.kind,

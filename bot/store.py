@@ -7,7 +7,9 @@ SQLite's write lock, and ``update_game`` only succeeds for the version it read.
 Where things live (schema version 3):
 - A game's record is stored once, in the log of its ``state`` (``Game.to_json()``): loading
   a game is one row and one parse, and replaying it is ``new_game(...).replay(log)``. The
-  ``moves`` view reads that log back as rows (game, ply, seat, move, dice) for queries.
+  state is stored zlib-compressed (``encode_state``: JSON this repetitive shrinks about five
+  times, for 0.05-0.2 ms per write); ``GameRow.state`` is always the JSON text, and a text
+  value written by hand (or before schema 3) reads as it is.
 - ``seats`` has one row per (game, player), copied from ``games`` by triggers, with the
   game's guild, status and last update: a player's games are an index range, however many
   finished games the server holds.
@@ -22,6 +24,7 @@ import json
 import logging
 import os
 import sqlite3
+import zlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, fields
@@ -100,20 +103,14 @@ MIGRATIONS: list[str] = [
     """,
     # 3: each move stored once, and look-ups that do not grow with history.
     # - The moves table repeated every entry of the state's log (and its unique index
-    #   repeated it again): the log, written in the same transaction, is the record; a view
-    #   keeps ``moves`` for queries. Every game stays replayable from its own state.
+    #   repeated it again): the log, written in the same transaction, is the record. Every
+    #   game stays replayable from its own state; ``Store.moves`` reads the log. After this
+    #   script, the upgrade compresses the existing states (``_compress_states``).
     # - seats: a player's games by (guild, user, status), kept by triggers (whichever
     #   connection writes, with or without foreign_keys).
     # - Deadlines: partial indexes holding only the games still waiting for a notice.
     """
     DROP TABLE moves;
-    CREATE VIEW moves AS
-        SELECT games.id AS game_id,
-               entry.key + 1 AS ply,
-               json_extract(entry.value, '$.seat') AS seat,
-               json_extract(entry.value, '$.move') AS move,
-               json_extract(entry.value, '$.dice') AS dice
-        FROM games, json_each(games.state, '$.log') AS entry;
 
     CREATE TABLE seats (
         game_id INTEGER NOT NULL,
@@ -160,10 +157,11 @@ MIGRATIONS: list[str] = [
 # given) can lose the last commits: a move already shown to the players, with the next
 # player's mention, would be gone after the restart, and the board in Discord would disagree
 # with the database. FULL syncs the log at every commit. Its cost, measured by `make bench`
-# (bench/storage.py, a game's update on a real file on this 2-core machine): NORMAL 0.3-0.4
-# ms per write (2,400-3,400 writes/s), FULL 2.6-5 ms (200-390 writes/s). A whole move takes
-# tens of milliseconds (engine, rendering) and the load target is about 125 actions/s, so
-# the fsync is a small part of a move and leaves headroom: durability wins.
+# (bench/storage.py, on a real file of this 2-core machine's disk, modes alternating): a
+# game's update takes 0.2-0.6 ms with NORMAL and 0.5-5 ms with FULL (the fsync varies with
+# the load), and a whole Shax move (engine, write, rendering) 26.4 against 28.2 ms on
+# average. Even at 5 ms a write, one connection commits 200 moves a second, above the load
+# target (about 125 actions/s): durability is worth its millisecond.
 SYNCHRONOUS = "FULL"
 
 # The queries run on every action (listing, thread look-ups, the deadline tick), by name:
@@ -193,7 +191,7 @@ QUERIES = {
         "SELECT * FROM games WHERE status = 'active' AND claim_notified = 0"
         " AND claim_at <= ? ORDER BY claim_at"
     ),
-    "moves": "SELECT * FROM moves WHERE game_id = ? ORDER BY ply",
+    "moves": "SELECT state FROM games WHERE id = ?",
     "get_challenge": "SELECT * FROM challenges WHERE id = ?",
     "challenges_expired": (
         "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at"
@@ -248,6 +246,7 @@ class GameRow:
         data = _known_columns(cls, row)
         data["variants"] = tuple(json.loads(data["variants"]))
         data["players"] = tuple(json.loads(data["players"]))
+        data["state"] = decode_state(data["state"])
         return cls(**data)
 
 
@@ -402,7 +401,7 @@ class Store:
 
     async def insert_game(self, **columns: Any) -> int:
         async with self._write() as db:
-            return await _insert(db, "games", columns)
+            return await _insert(db, "games", _game_columns(columns))
 
     async def get_game(self, game_id: int) -> GameRow | None:
         row = await self._fetchone(QUERIES["get_game"], (game_id,))
@@ -429,6 +428,7 @@ class Store:
         """
         del new_log_entries  # already in the state's log: each move is stored once
         _check_columns(columns, GAME_COLUMNS)
+        columns = _game_columns(columns)
         assignments = "".join(f"{name} = ?, " for name in columns)
         sql = f"UPDATE games SET {assignments}version = version + 1 WHERE id = ? AND version = ?"
         params = [*map(_encode, columns.values()), game_id, expected_version]
@@ -450,8 +450,15 @@ class Store:
         )
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        rows = await self._fetchall(QUERIES["moves"], (game_id,))
-        return [_move_row(row) for row in rows]
+        """The game's record, from the log in its state (ValueError if that is damaged)."""
+        row = await self._fetchone(QUERIES["moves"], (game_id,))
+        if row is None:
+            return []
+        log_entries = json.loads(decode_state(row["state"])).get("log", [])
+        return [
+            MoveRow(game_id, ply, entry.seat, entry.move, entry.dice)
+            for ply, entry in enumerate(map(LogEntry.from_dict, log_entries), start=1)
+        ]
 
     async def games_of_user(
         self,
@@ -521,7 +528,7 @@ class Store:
         Returns the new game id, or None when the challenge is no longer pending or expired.
         """
         async with self._write() as db:
-            game_id = await _insert(db, "games", game_columns)
+            game_id = await _insert(db, "games", _game_columns(game_columns))
             cursor = await _run(
                 db,
                 "UPDATE challenges SET status = 'accepted', game_id = ?"
@@ -648,6 +655,8 @@ async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str
                 f" {len(migrations)}: run the newer bot"
             )
         after = await migrate(db, migrations)
+        if before < COMPRESSED_SINCE <= after:
+            await _compress_states(db)
         if after == before or not _is_file(path):
             return
         async with db.execute("PRAGMA freelist_count") as cursor:
@@ -663,6 +672,36 @@ async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str
             await _run(db, "VACUUM")
         except sqlite3.Error as error:  # e.g. no room for the copy: the file stays as it is
             log.warning("database %s upgraded; VACUUM failed: %s", path, error)
+
+
+COMPRESSED_SINCE = 3  # the schema version from which states are written compressed
+
+
+async def _compress_states(db: aiosqlite.Connection, batch: int = 500) -> int:
+    """Compress the states stored as text, a batch per transaction (an interrupted upgrade
+    leaves text states, which read as well). Returns how many were compressed."""
+    done, last = 0, 0
+    while True:
+        await _run(db, "BEGIN IMMEDIATE")
+        try:
+            async with db.execute(
+                "SELECT id, state FROM games WHERE id > ? AND typeof(state) = 'text'"
+                " ORDER BY id LIMIT ?",
+                (last, batch),
+            ) as cursor:
+                rows = list(await cursor.fetchall())
+            await db.executemany(
+                "UPDATE games SET state = ? WHERE id = ?",
+                [(encode_state(row[1]), row[0]) for row in rows],
+            )
+        except BaseException:
+            await _rollback(db)
+            raise
+        await _run(db, "COMMIT")
+        if not rows:
+            return done
+        done += len(rows)
+        last = rows[-1][0]
 
 
 def split_sql(script: str) -> list[str]:
@@ -724,9 +763,23 @@ def _check_columns(columns: dict[str, Any], allowed: Iterable[str]) -> None:
         raise ValueError(f"cannot set column(s) {sorted(unknown)}")
 
 
-def _move_row(row: sqlite3.Row) -> MoveRow:
-    dice = tuple(json.loads(row["dice"])) if row["dice"] is not None else None
-    return MoveRow(row["game_id"], row["ply"], row["seat"], row["move"], dice)
+def encode_state(state: str) -> bytes:
+    """How a game's state is stored: its JSON, zlib-compressed (level 1: fast, and most of
+    the gain)."""
+    return zlib.compress(state.encode("utf-8"), 1)
+
+
+def decode_state(value: str | bytes) -> str:
+    """The JSON text of a stored state; text (written before schema 3, or by hand) as is."""
+    if isinstance(value, bytes):
+        return zlib.decompress(value).decode("utf-8")
+    return value
+
+
+def _game_columns(columns: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(columns.get("state"), str):
+        return columns | {"state": encode_state(columns["state"])}
+    return columns
 
 
 def _limit(limit: int | None) -> int:
