@@ -327,7 +327,10 @@ def history_lines(folder: Path) -> list[str]:
     )
     times, plans = asyncio.run(time_lists(new_path))
     list_p99 = percentile(times["service"] + times["heavy"], 0.99)
+    load = os.getloadavg()[0]
     lines += [
+        f"  Lists (load average {load:.1f} on {os.cpu_count()} cores: above 1 a core, p99 is"
+        " mostly waiting for the processor)",
         summary_row("store.games_of_user", times["store"], f"{LIST_LIMIT} games, finished too"),
         summary_row(
             "service.list_games",

@@ -164,18 +164,29 @@ MIGRATIONS: list[str] = [
 # target (about 125 actions/s): durability is worth its millisecond.
 SYNCHRONOUS = "FULL"
 
+# A player's games as lists show them: a finished game (with its result) comes without its
+# state, which lists do not need and which is by far the largest part of the row.
+_LISTED_GAME = (
+    "games.id, games.guild_id, games.channel_id, games.thread_id, games.message_id,"
+    " games.kind, games.variants, games.players, games.version, games.status, games.result,"
+    " games.created_at, games.updated_at, games.turn_started_at, games.remind_at,"
+    " games.reminded, games.claim_at, games.claim_notified, games.draw_offer_seat,"
+    " CASE WHEN games.status = 'finished' AND games.result IS NOT NULL THEN ''"
+    " ELSE games.state END AS state"
+)
+
 # The queries run on every action (listing, thread look-ups, the deadline tick), by name:
 # the methods below use them, and the tests check that each one's plan uses an index.
 QUERIES = {
     "get_game": "SELECT * FROM games WHERE id = ?",
     "game_version": "SELECT guild_id, version FROM games WHERE id = ?",
     "games_of_user": (
-        "SELECT games.* FROM seats JOIN games ON games.id = seats.game_id"
+        f"SELECT {_LISTED_GAME} FROM seats JOIN games ON games.id = seats.game_id"
         " WHERE seats.guild_id = ? AND seats.user_id = ?"
         " ORDER BY seats.status, seats.updated_at DESC, seats.game_id DESC LIMIT ?"
     ),
     "active_games_of_user": (
-        "SELECT games.* FROM seats JOIN games ON games.id = seats.game_id"
+        f"SELECT {_LISTED_GAME} FROM seats JOIN games ON games.id = seats.game_id"
         " WHERE seats.guild_id = ? AND seats.user_id = ? AND seats.status = 'active'"
         " ORDER BY seats.updated_at DESC, seats.game_id DESC LIMIT ?"
     ),
@@ -470,7 +481,8 @@ class Store:
     ) -> list[GameRow]:
         """The user's games in the guild: active ones first, most recently changed first.
         With ``limit``, only that many (an index range: the cost does not grow with the
-        number of finished games)."""
+        number of finished games). A finished game comes with its ``result`` and an empty
+        ``state`` (``get_game`` loads the whole game)."""
         query = "games_of_user" if include_finished else "active_games_of_user"
         rows = await self._fetchall(QUERIES[query], (guild_id, user_id, _limit(limit)))
         return [GameRow.from_row(row) for row in rows]

@@ -171,7 +171,9 @@ async def test_games_of_user_come_from_the_seats(store):
     old = await insert_game(store, players=(11, 22), updated_at=START + 1)
     new = await insert_game(store, players=(33, 11), updated_at=START + 2)
     finished = await insert_game(store, players=(11, 33), updated_at=START + 3)
-    assert await store.update_game(finished, 1, status="finished", updated_at=START + 4)
+    assert await store.update_game(
+        finished, 1, status="finished", result="White wins", updated_at=START + 4
+    )
     elsewhere = await insert_game(store, players=(11, 22), guild_id=OTHER_GUILD)
 
     def ids(rows):
@@ -182,6 +184,11 @@ async def test_games_of_user_come_from_the_seats(store):
     assert ids(await store.games_of_user(GUILD, 11, include_finished=True, limit=2)) == [new, old]
     assert ids(await store.games_of_user(GUILD, 33, include_finished=True)) == [new, finished]
     assert ids(await store.games_of_user(OTHER_GUILD, 11)) == [elsewhere]
+    # Listed, a finished game comes with its result and without its state (the bulk of it).
+    listed = {row.id: row for row in await store.games_of_user(GUILD, 33, include_finished=True)}
+    assert (listed[finished].result, listed[finished].state) == ("White wins", "")
+    assert listed[new].state == shax_state()
+    assert (await store.get_game(finished)).state == shax_state()
     assert await store.games_of_user(GUILD, 44) == []
     # A move brings a game to the top; the seats follow the game's row.
     assert await store.update_game(old, 1, updated_at=START + 5)
