@@ -486,9 +486,17 @@ class GameService:
         return lines
 
     async def list_games(
-        self, guild_id: int, user_id: int, *, include_finished: bool = False
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        include_finished: bool = False,
+        limit: int | None = None,
     ) -> list[GameSummary]:
-        rows = await self._store.games_of_user(guild_id, user_id, include_finished=include_finished)
+        """Active games first, most recent first; ``limit`` keeps a long history cheap."""
+        rows = await self._store.games_of_user(
+            guild_id, user_id, include_finished=include_finished, limit=limit
+        )
         return [self._summary(row) for row in rows]
 
     async def game_in_thread(self, guild_id: int, thread_id: int) -> GameSummary | None:
@@ -783,11 +791,15 @@ class GameService:
             return b""
 
     def _summary(self, row: GameRow) -> GameSummary:
-        try:
-            game = _parse_game(row, full_check=False)
-            status, finished, seat = game.status_line(), game.is_over, game.to_move
-        except CorruptGame:
-            status, finished, seat = "This game's saved state is damaged.", False, None
+        if row.status == "finished" and row.result:
+            # Stored with the game when it ended: lists of old games need not load them.
+            status, finished, seat = row.result, True, None
+        else:
+            try:
+                game = _parse_game(row, full_check=False)
+                status, finished, seat = game.status_line(), game.is_over, game.to_move
+            except CorruptGame:
+                status, finished, seat = "This game's saved state is damaged.", False, None
         return GameSummary(
             game_id=row.id,
             kind=row.kind,

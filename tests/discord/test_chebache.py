@@ -204,7 +204,6 @@ def put_position(db_path: str, game: Game, position: Chebache) -> None:
             "UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
             (position.to_json(), game.game_id),
         )
-        db.execute("DELETE FROM moves WHERE game_id = ?", (game.game_id,))  # its record restarts
     db.close()
     game.engine, game.edits = position, game.edits + 1
 

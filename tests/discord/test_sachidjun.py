@@ -14,6 +14,7 @@ import sqlite3
 
 from simcord import ChannelHandle, MemberActor
 
+from bot.store import decode_state
 from games import Sachidjun
 from tests.fakes import QueuedRoller
 
@@ -79,7 +80,7 @@ def stored(db_path: str, game_id: int) -> dict:
     with sqlite3.connect(db_path) as db:
         (state,) = db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
     db.close()
-    return json.loads(state)["state"]
+    return json.loads(decode_state(state))["state"]
 
 
 async def test_two_players_draw_sides_roll_and_move(world, dice, db_path):
