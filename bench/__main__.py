@@ -1,6 +1,7 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines, service
+from . import engines, load, service
 
 engines.main()
 service.main()
+load.main()
