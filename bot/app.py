@@ -20,6 +20,7 @@ from games import DiceSpec
 from .config import Settings
 from .service import GameService, Notice
 from .store import Store, StoreError
+from .workers import Workers
 
 log = logging.getLogger("idzeva")
 
@@ -78,7 +79,11 @@ class IdzevaBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.db_path)
         self.service = GameService(
-            self.store, settings=self.settings, clock=self.clock, roller=self.roller
+            self.store,
+            settings=self.settings,
+            clock=self.clock,
+            roller=self.roller,
+            workers=Workers(self.settings.workers),
         )
         from cogs.ui import DYNAMIC_ITEMS  # the composition root knows the cogs by name
 
@@ -99,6 +104,8 @@ class IdzevaBot(commands.Bot):
 
     async def close(self) -> None:
         self.deadlines.cancel()
+        if self.service is not None:
+            await self.service.close()
         if self.store is not None:
             await self.store.close()
             self.store = None

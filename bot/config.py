@@ -61,6 +61,8 @@ class Settings:
     remind_after: float = 24 * HOUR
     claim_after: float = 7 * DAY
     docs_url: str = DEFAULT_DOCS_URL
+    # Worker processes for engine work and rendering: None, one per core; 0, a thread.
+    workers: int | None = None
 
     @classmethod
     def from_env(
@@ -77,6 +79,7 @@ class Settings:
             remind_after=_duration(env, "IDZEVA_REMIND_HOURS", HOUR, cls.remind_after),
             claim_after=_duration(env, "IDZEVA_CLAIM_DAYS", DAY, cls.claim_after),
             docs_url=env.get("IDZEVA_DOCS_URL", "").strip() or DEFAULT_DOCS_URL,
+            workers=_workers(env),
         )
 
 
@@ -88,6 +91,13 @@ def _optional_int(env: Mapping[str, str], name: str) -> int | None:
         return int(text)
     except ValueError:
         raise ValueError(f"{name} must be a whole number, not {text!r}") from None
+
+
+def _workers(env: Mapping[str, str]) -> int | None:
+    workers = _optional_int(env, "IDZEVA_WORKERS")
+    if workers is not None and workers < 0:
+        raise ValueError(f"IDZEVA_WORKERS must be 0 (threads) or more, not {workers}")
+    return workers
 
 
 def _duration(env: Mapping[str, str], name: str, unit: float, default: float) -> float:

@@ -7,7 +7,6 @@ lost the race gets ``StaleBoard`` with the current board; nothing is half-writte
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import re
@@ -15,13 +14,16 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from games import Game, game_class, load_game
 from games.base import DiceSpec, IllegalMove, LogEntry
 
+from . import workers
 from .config import Settings
 from .store import ChallengeRow, GameRow, Store
+from .workers import Action, Snapshot, Workers
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +31,6 @@ Clock = Callable[[], float]
 Roller = Callable[[DiceSpec], Sequence[int]]
 Renderer = Callable[[Game], bytes]
 Fields = tuple[tuple[str, str], ...]
-Choices = tuple[tuple[str, str], ...]  # (canonical move, description) per legal move
-# An action on a loaded game (run in a worker thread): mutates it (or raises
-# ServiceError), returns extra columns.
-Action = Callable[[GameRow, Game, float], dict[str, Any]]
 
 FIRST_CHOICES = ("me", "them", "random")
 LEGAL_CACHE_SIZE = 512
@@ -153,6 +151,9 @@ class IllegalMoveError(ServiceError):
         super().__init__(message)
         self.legal: tuple[str, ...] = tuple(legal)
 
+    def __reduce__(self) -> tuple[Any, ...]:  # raised in a worker process, keeps ``legal``
+        return type(self), (self.message, self.legal)
+
 
 class RollDue(IllegalMoveError):
     """A move sent while the dice must be rolled first."""
@@ -166,6 +167,10 @@ class StaleBoard(ServiceError):
 
 class CorruptGame(ServiceError):
     """A stored state that fails to load."""
+
+
+class RenderFailed(Exception):
+    """Rendering failed in a worker; the message is the worker's traceback (for the log)."""
 
 
 # ---- defaults ------------------------------------------------------------------------
@@ -195,14 +200,24 @@ class GameService:
         clock: Clock = time.time,
         roller: Roller | None = None,
         renderer: Renderer | None = None,
+        workers: Workers | None = None,
     ):
+        """``workers``: where engine work and rendering run (default: a thread, for tests and
+        tools; the bot passes a process pool, which needs a top-level ``renderer``)."""
         self._store = store
         self._settings = settings
         self._clock = clock
         self._roller = roller or system_roller
         self._renderer = renderer or default_renderer
-        self._legal_cache: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
-        self._choices_cache: OrderedDict[tuple[int, int], tuple[Choices, Game]] = OrderedDict()
+        self._workers = workers or Workers(0)
+        # Per (game, version): the menu and the board but its image, then the game itself
+        # loaded here for menu searches (only when someone types).
+        self._snapshots: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
+        self._search_games: OrderedDict[tuple[int, int], Game] = OrderedDict()
+
+    async def close(self) -> None:
+        """Stop the worker processes, if any."""
+        await self._workers.close()
 
     # ---- challenges --------------------------------------------------------------
 
@@ -313,7 +328,7 @@ class GameService:
             _check_pending(await self._challenge(challenge_id), now)
             raise ServiceError("This challenge can no longer be accepted.")
         game_row = await self._game_row(game_id, row.guild_id)
-        return await self._view(game_row, game, extra=(first_note,))
+        return await self._show(game_row, extra=(first_note,))
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> ChallengeView:
         """The challenged player declines (or the challenger withdraws)."""
@@ -433,19 +448,18 @@ class GameService:
     # ---- reading games -------------------------------------------------------------
 
     async def board(self, game_id: int, guild_id: int, *, with_image: bool = True) -> BoardView:
-        row, game = await self._load(game_id, guild_id)
-        return await self._view(row, game, with_image=with_image)
+        row = await self._game_row(game_id, guild_id)
+        return await self._show(row, with_image=with_image)
 
     async def legal_moves(self, game_id: int, guild_id: int) -> list[str]:
         """Cached per (game, version): autocomplete calls this on every keystroke."""
         found = await self._store.game_version(game_id)
         if found is None or found[0] != guild_id:
             raise _game_not_found(game_id)
-        cached = _recall(self._legal_cache, (game_id, found[1]))
-        if cached is not None:
-            return list(cached)
-        row, game = await self._load(game_id, guild_id)
-        return self._cache_legal(row, game)
+        snapshot = _recall(self._snapshots, (game_id, found[1]))
+        if snapshot is None:
+            snapshot = await self._snapshot(await self._game_row(game_id, guild_id))
+        return list(snapshot.legal)
 
     async def move_choices(
         self, game_id: int, guild_id: int, *, typed: str | None = None
@@ -459,31 +473,29 @@ class GameService:
         if found is None or found[0] != guild_id:
             raise _game_not_found(game_id)
         key = (game_id, found[1])
-        cached = _recall(self._choices_cache, key)
-        if cached is None:
-            row, game = await self._load(game_id, guild_id)
-            cached = await asyncio.to_thread(self._cache_choices, row, game)
-        choices, game = cached
-        return list(choices) if typed is None else game.search_choices(choices, typed)
+        snapshot = _recall(self._snapshots, key)
+        if snapshot is None:
+            row = await self._game_row(game_id, guild_id)
+            key, snapshot = (row.id, row.version), await self._snapshot(row)
+        if typed is None:
+            return list(snapshot.choices)
+        game = _recall(self._search_games, key)
+        if game is None:  # the position as loaded, without generating its moves again
+            game = load_game(snapshot.state)
+            _remember(self._search_games, key, game)
+        return game.search_choices(snapshot.choices, typed)
 
     def clear_caches(self) -> None:
         """Forget cached legal moves and menus (benchmarks time the cold path with it)."""
-        self._legal_cache.clear()
-        self._choices_cache.clear()
+        self._snapshots.clear()
+        self._search_games.clear()
 
     async def history(self, game_id: int, guild_id: int) -> list[str]:
         """The game record, then the result if over: the game's own notation where it has one
         (``game.turn_log()``, e.g. a turn per line with its roll), else one numbered line per
         logged action."""
-        _, game = await self._load(game_id, guild_id)
-        turn_log = getattr(game, "turn_log", None)
-        if callable(turn_log):
-            lines = [str(line) for line in turn_log()]
-        else:
-            lines = [_history_line(ply, game, e) for ply, e in enumerate(game.log, start=1)]
-        if game.is_over:
-            lines.append(game.result_text())
-        return lines
+        row = await self._game_row(game_id, guild_id)
+        return await self._workers.run(workers.history, row)
 
     async def list_games(
         self,
@@ -504,6 +516,8 @@ class GameService:
         return self._summary(row) if row else None
 
     # ---- playing -------------------------------------------------------------------
+    # Each action is a top-level function (below the class) bound with ``partial``: it runs
+    # in a worker process with the loaded game.
 
     async def move(
         self,
@@ -514,18 +528,8 @@ class GameService:
         guild_id: int,
         expected_version: int | None = None,
     ) -> BoardView:
-        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
-            _require_turn(row, game, user_id)
-            spec = game.dice_needed()
-            if spec is not None and game.waits_for_roll(text):
-                raise RollDue(f"Not yet: roll the dice first ({spec}), then move.")
-            try:
-                game.push_line(text)
-            except IllegalMove as exc:
-                raise IllegalMoveError(_illegal_message(text, exc), exc.legal) from None
-            return {"draw_offer_seat": None}  # any move clears a pending draw offer
-
-        return await self._change(game_id, guild_id, expected_version, act)
+        action = partial(_move_action, user_id, text)
+        return await self._change(game_id, guild_id, expected_version, action)
 
     async def roll(
         self, game_id: int, user_id: int, *, guild_id: int, expected_version: int | None = None
@@ -535,77 +539,40 @@ class GameService:
 
         The board's ``note`` tells the roll, and that the turn passed when it left no legal
         move (the engine passes such a turn by itself)."""
-        notes: list[str] = []
-
-        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
-            _require_turn(row, game, user_id)
-            spec = game.dice_needed()
-            if spec is None:
-                raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
-            seat, name, dice = game.to_move, game.mover_name(), self._roll(spec)
-            game.roll(dice)
-            notes.append(_roll_note(game, seat, name, dice))
-            return {}
-
-        board = await self._change(game_id, guild_id, expected_version, act)
-        return replace(board, note=notes[-1]) if notes else board
+        row = await self._game_row(game_id, guild_id)
+        before = await self._snapshot(row)  # the menu cache holds it after the last action
+        if expected_version is not None and expected_version != row.version:
+            raise StaleBoard(self._view(row, before))
+        if before.is_over:
+            raise ServiceError(f"This game is over: {before.result}.")
+        _require_turn(row, before, user_id)
+        spec = before.dice_needed
+        if spec is None:
+            raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
+        dice = self._roll(spec)  # here, not in the worker: the roller is the service's
+        action = partial(_roll_action, user_id, dice)
+        board, after = await self._apply(row, expected_version, action)
+        return replace(board, note=_roll_note(after, before.to_move, before.mover, dice))
 
     async def resign(
         self, game_id: int, user_id: int, *, guild_id: int, expected_version: int | None = None
     ) -> BoardView:
-        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
-            game.resign(_require_player(row, user_id))
-            return {}
-
-        return await self._change(game_id, guild_id, expected_version, act)
+        action = partial(_resign_action, user_id)
+        return await self._change(game_id, guild_id, expected_version, action)
 
     async def offer_draw(self, game_id: int, user_id: int, *, guild_id: int) -> BoardView:
         """Offer a draw; an offer made while the opponent's offer stands agrees to it."""
-
-        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
-            seat = _require_player(row, user_id)
-            offered = row.draw_offer_seat
-            if offered is not None and game.team_of(offered) == game.team_of(seat):
-                who = "You have" if offered == seat else "Your side has"
-                raise NotAllowed(f"{who} already offered a draw; wait for the answer.")
-            if offered is not None:
-                game.agree_draw()
-                return {}
-            return {"draw_offer_seat": seat}
-
-        return await self._change(game_id, guild_id, None, act)
+        return await self._change(game_id, guild_id, None, partial(_offer_draw_action, user_id))
 
     async def answer_draw(
         self, game_id: int, user_id: int, accept: bool, *, guild_id: int
     ) -> BoardView:
-        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
-            seat = _require_player(row, user_id)
-            if row.draw_offer_seat is None:
-                raise ServiceError("There is no draw offer to answer.")
-            if row.draw_offer_seat == seat:
-                raise NotAllowed("You made this offer; your opponent answers it.")
-            if game.team_of(row.draw_offer_seat) == game.team_of(seat):
-                raise NotAllowed("Your side made this offer; the other side answers it.")
-            if accept:
-                game.agree_draw()
-            return {"draw_offer_seat": None}
-
-        return await self._change(game_id, guild_id, None, act)
+        action = partial(_answer_draw_action, user_id, accept)
+        return await self._change(game_id, guild_id, None, action)
 
     async def claim_timeout(self, game_id: int, user_id: int, *, guild_id: int) -> BoardView:
-        def act(row: GameRow, game: Game, now: float) -> dict[str, Any]:
-            seat = _require_player(row, user_id)
-            mover = game.to_move
-            if mover is not None and game.team_of(mover) == game.team_of(seat):
-                whose = "your" if mover == seat else "your side's"
-                raise NotAllowed(f"It is {whose} turn: there is nothing to claim.")
-            if row.claim_at is None or now < row.claim_at:
-                when = f" <t:{int(row.claim_at)}:R>" if row.claim_at is not None else " later"
-                raise NotAllowed(f"You can claim a win by timeout{when}.")
-            game.claim_timeout(seat)
-            return {}
-
-        return await self._change(game_id, guild_id, None, act)
+        action = partial(_claim_timeout_action, user_id)
+        return await self._change(game_id, guild_id, None, action)
 
     def free_roll(self, text: str) -> tuple[DiceSpec, tuple[int, ...]]:
         """Dice for anything outside a game (``/roll 2d8``), rolled server-side by the same
@@ -666,35 +633,64 @@ class GameService:
         self, game_id: int, guild_id: int, expected_version: int | None, action: Action
     ) -> BoardView:
         """Load, check the version, apply ``action``, write ``WHERE version = v``."""
-        row, game = await self._load(game_id, guild_id)
+        row = await self._game_row(game_id, guild_id)
         if expected_version is not None and expected_version != row.version:
-            raise StaleBoard(await self._view(row, game, with_image=False))
-        if game.is_over:
-            raise ServiceError(f"This game is over: {game.result_text()}.")
-        now = self._clock()
-        before, logged = game.to_move, len(game.log)
-        # The engine's work (validating and applying the move, then generating the next
-        # position's moves) runs in a worker thread, like rendering: the bot stays responsive.
-        columns = await asyncio.to_thread(action, row, game, now)
-        columns |= {"state": game.to_json(), "updated_at": now}
-        columns |= self._timer_columns(before, game, now)
-        if game.is_over:
-            columns |= {"status": "finished", "result": game.result_text(), "draw_offer_seat": None}
-        entries = list(enumerate(game.log[logged:], start=logged + 1))
-        if not await self._store.update_game(
-            row.id, row.version, new_log_entries=entries, **columns
-        ):
-            raise StaleBoard(await self.board(game_id, guild_id, with_image=False))
-        changed = replace(row, version=row.version + 1, **columns)
-        if not game.is_over:  # the next player's menu is ready before they start typing
-            await asyncio.to_thread(self._cache_choices, changed, game)
-        return await self._view(changed, game)
+            raise StaleBoard(self._view(row, await self._snapshot(row)))
+        board, _ = await self._apply(row, expected_version, action)
+        return board
 
-    def _timer_columns(self, before: int | None, game: Game, now: float) -> dict[str, Any]:
+    async def _apply(
+        self, row: GameRow, expected_version: int | None, action: Action
+    ) -> tuple[BoardView, Snapshot]:
+        """Apply ``action`` to the row's version and write it: loading, applying, the next
+        menu and the board are one job in a worker (the legal moves known for this version
+        go with it, so they are not generated again); here only I/O."""
+        known = _recall(self._snapshots, (row.id, row.version))
+        now = self._clock()
+        legal = None if known is None else known.legal
+        done = await self._workers.run(workers.apply, row, action, now, legal, self._renderer)
+        after = done.shown.snapshot
+        columns = done.columns | {"updated_at": now} | self._timer_columns(done.before, after, now)
+        if not await self._store.update_game(
+            row.id, row.version, new_log_entries=done.entries, **columns
+        ):
+            raise StaleBoard(await self.board(row.id, row.guild_id, with_image=False))
+        changed = replace(row, version=row.version + 1, **columns)
+        # The next player's menu is ready before they start typing.
+        _remember(self._snapshots, (changed.id, changed.version), after)
+        return self._view(changed, after, image=self._image(row.kind, done.shown)), after
+
+    async def _snapshot(self, row: GameRow) -> Snapshot:
+        """The row's version as the service shows it: cached, or loaded in a worker."""
+        snapshot = _recall(self._snapshots, (row.id, row.version))
+        if snapshot is None:
+            snapshot = (await self._workers.run(workers.show, row, None, None)).snapshot
+            _remember(self._snapshots, (row.id, row.version), snapshot)
+        return snapshot
+
+    async def _show(
+        self, row: GameRow, extra: Fields = (), *, with_image: bool = True
+    ) -> BoardView:
+        """The row's board; ``with_image=False`` skips rendering for callers that only check."""
+        known = _recall(self._snapshots, (row.id, row.version))
+        if known is not None and not with_image:
+            return self._view(row, known, extra)
+        legal = None if known is None else known.legal
+        renderer = self._renderer if with_image else None
+        shown = await self._workers.run(workers.show, row, legal, renderer)
+        _remember(self._snapshots, (row.id, row.version), shown.snapshot)
+        return self._view(row, shown.snapshot, extra, image=self._image(row.kind, shown))
+
+    def _image(self, kind: str, shown: workers.Shown) -> bytes:
+        if shown.render_error is not None:
+            log.error("rendering %s failed", kind, exc_info=RenderFailed(shown.render_error))
+        return shown.image
+
+    def _timer_columns(self, before: int | None, after: Snapshot, now: float) -> dict[str, Any]:
         """Restart the turn clock when the player to move changes; stop it at the end."""
-        if game.is_over:
+        if after.is_over:
             return {"remind_at": None, "claim_at": None}
-        if game.to_move == before:
+        if after.to_move == before:
             return {}
         return self._new_turn(now)
 
@@ -719,10 +715,6 @@ class GameService:
             raise _game_not_found(game_id)
         return row
 
-    async def _load(self, game_id: int, guild_id: int) -> tuple[GameRow, Game]:
-        row = await self._game_row(game_id, guild_id)
-        return row, await asyncio.to_thread(_parse_game, row)  # generates the legal moves
-
     def _mover_and_waiting(self, row: GameRow) -> tuple[int | None, int | None]:
         """The user to move and the first player of another team (who may claim)."""
         try:
@@ -741,54 +733,34 @@ class GameService:
             raise RuntimeError(f"roller returned {dice} for {spec}")
         return dice
 
-    def _cache_choices(self, row: GameRow, game: Game) -> tuple[Choices, Game]:
-        moves = sorted(self._cache_legal(row, game), key=natural_key)
-        choices = tuple((move, game.describe_move(move)) for move in moves)
-        cached = (choices + tuple(game.line_choices()), game)
-        _remember(self._choices_cache, (row.id, row.version), cached)
-        return cached
-
-    def _cache_legal(self, row: GameRow, game: Game) -> list[str]:
-        legal = game.legal_moves()
-        _remember(self._legal_cache, (row.id, row.version), tuple(legal))
-        return legal
-
-    async def _view(
-        self, row: GameRow, game: Game, extra: Fields = (), *, with_image: bool = True
+    def _view(
+        self, row: GameRow, snapshot: Snapshot, extra: Fields = (), *, image: bytes = b""
     ) -> BoardView:
-        """What to show; ``with_image=False`` skips rendering for callers that only check."""
-        legal = self._cache_legal(row, game)
-        seat = game.to_move
-        spec = game.dice_needed()
+        """What to show of the row's version (``image``: its board, when rendered)."""
+        seat = snapshot.to_move
+        spec = snapshot.dice_needed
         return BoardView(
             game_id=row.id,
             kind=row.kind,
-            title=game.title,
+            title=snapshot.title,
             version=row.version,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             thread_id=row.thread_id,
             message_id=row.message_id,
             players=row.players,
-            seat_names=tuple(game.seat_names[: game.seats]),
+            seat_names=snapshot.seat_names,
             to_move_user=None if seat is None else row.players[seat],
-            status=game.status_line(),
-            last_action=last_action(game.log),
-            fields=tuple(game.summary()) + _extra_fields(row, game) + tuple(extra),
-            finished=game.is_over,
-            result=game.result_text() if game.is_over else None,
-            image=await self._render(game) if with_image else b"",
+            status=snapshot.status,
+            last_action=snapshot.last_action,
+            fields=snapshot.summary + _extra_fields(row, snapshot) + tuple(extra),
+            finished=snapshot.is_over,
+            result=snapshot.result,
+            image=image,
             dice_needed=None if spec is None else str(spec),
-            legal_count=len(legal),
-            answers=tuple(game.answer_choices()),
+            legal_count=len(snapshot.legal),
+            answers=snapshot.answers,
         )
-
-    async def _render(self, game: Game) -> bytes:
-        try:
-            return await asyncio.to_thread(self._renderer, game)
-        except Exception:
-            log.exception("rendering %s failed", game.key)
-            return b""
 
     def _summary(self, row: GameRow) -> GameSummary:
         if row.status == "finished" and row.result:
@@ -883,13 +855,13 @@ def _remember(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int], va
         cache.popitem(last=False)
 
 
-def _roll_note(game: Game, seat: int | None, name: str, dice: Sequence[int]) -> str:
+def _roll_note(after: Snapshot, seat: int | None, name: str, dice: Sequence[int]) -> str:
     """``"White rolled 3 5"``; when the roll left no legal move and the game passed the turn
     on, ``"White rolled 6 6: no legal move, the turn passes"``."""
     text = f"{name} rolled {' '.join(map(str, dice))}"
-    if game.is_over:
+    if after.is_over:
         return text
-    if game.to_move != seat or game.dice_needed() is not None:
+    if after.to_move != seat or after.dice_needed is not None:
         return f"{text}: no legal move, the turn passes"
     return text
 
@@ -981,11 +953,83 @@ def _require_player(row: GameRow, user_id: int) -> int:
     return row.players.index(user_id)
 
 
-def _require_turn(row: GameRow, game: Game, user_id: int) -> None:
+def _require_turn(row: GameRow, game: Game | Snapshot, user_id: int) -> None:
     _require_player(row, user_id)
     seat = game.to_move
     if seat is not None and row.players[seat] != user_id:
         raise NotAllowed(f"It is <@{row.players[seat]}>'s turn.")
+
+
+# ---- actions: run in a worker on the loaded game; they mutate it (or raise ServiceError)
+# and return extra columns to write.
+
+
+def _move_action(user_id: int, text: str, row: GameRow, game: Game, now: float) -> dict[str, Any]:
+    _require_turn(row, game, user_id)
+    spec = game.dice_needed()
+    if spec is not None and game.waits_for_roll(text):
+        raise RollDue(f"Not yet: roll the dice first ({spec}), then move.")
+    try:
+        game.push_line(text)
+    except IllegalMove as exc:
+        raise IllegalMoveError(_illegal_message(text, exc), exc.legal) from None
+    return {"draw_offer_seat": None}  # any move clears a pending draw offer
+
+
+def _roll_action(
+    user_id: int, dice: tuple[int, ...], row: GameRow, game: Game, now: float
+) -> dict[str, Any]:
+    """Record the dice the service rolled (for this version's ``dice_needed``)."""
+    _require_turn(row, game, user_id)
+    if game.dice_needed() is None:
+        raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
+    game.roll(dice)
+    return {}
+
+
+def _resign_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
+    game.resign(_require_player(row, user_id))
+    return {}
+
+
+def _offer_draw_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
+    seat = _require_player(row, user_id)
+    offered = row.draw_offer_seat
+    if offered is not None and game.team_of(offered) == game.team_of(seat):
+        who = "You have" if offered == seat else "Your side has"
+        raise NotAllowed(f"{who} already offered a draw; wait for the answer.")
+    if offered is not None:
+        game.agree_draw()
+        return {}
+    return {"draw_offer_seat": seat}
+
+
+def _answer_draw_action(
+    user_id: int, accept: bool, row: GameRow, game: Game, now: float
+) -> dict[str, Any]:
+    seat = _require_player(row, user_id)
+    if row.draw_offer_seat is None:
+        raise ServiceError("There is no draw offer to answer.")
+    if row.draw_offer_seat == seat:
+        raise NotAllowed("You made this offer; your opponent answers it.")
+    if game.team_of(row.draw_offer_seat) == game.team_of(seat):
+        raise NotAllowed("Your side made this offer; the other side answers it.")
+    if accept:
+        game.agree_draw()
+    return {"draw_offer_seat": None}
+
+
+def _claim_timeout_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
+    seat = _require_player(row, user_id)
+    mover = game.to_move
+    if mover is not None and game.team_of(mover) == game.team_of(seat):
+        whose = "your" if mover == seat else "your side's"
+        raise NotAllowed(f"It is {whose} turn: there is nothing to claim.")
+    if row.claim_at is None or now < row.claim_at:
+        when = f" <t:{int(row.claim_at)}:R>" if row.claim_at is not None else " later"
+        raise NotAllowed(f"You can claim a win by timeout{when}.")
+    game.claim_timeout(seat)
+    return {}
 
 
 def _illegal_message(text: str, exc: IllegalMove) -> str:
@@ -998,7 +1042,7 @@ def _illegal_message(text: str, exc: IllegalMove) -> str:
     return message
 
 
-def _extra_fields(row: GameRow, game: Game) -> Fields:
+def _extra_fields(row: GameRow, game: Snapshot) -> Fields:
     fields: list[tuple[str, str]] = []
     if row.variants:
         fields.append(("Variants", ", ".join(row.variants)))

@@ -37,6 +37,7 @@ def test_missing_env_file_gives_defaults(tmp_path):
     assert settings.remind_after == 24 * 3600
     assert settings.claim_after == 7 * 24 * 3600
     assert settings.docs_url == DEFAULT_DOCS_URL
+    assert settings.workers is None  # one worker process per core
 
 
 def test_env_file_is_read_and_real_env_wins(tmp_path):
@@ -44,7 +45,7 @@ def test_env_file_is_read_and_real_env_wins(tmp_path):
     env_file.write_text(
         "DISCORD_TOKEN=from-file\nIDZEVA_DB=file.db\nIDZEVA_DEV_GUILD=42\n"
         "IDZEVA_CHALLENGE_HOURS=2\nIDZEVA_REMIND_HOURS=0.5\nIDZEVA_CLAIM_DAYS=3\n"
-        "IDZEVA_DOCS_URL=https://example.org/rules\n"
+        "IDZEVA_DOCS_URL=https://example.org/rules\nIDZEVA_WORKERS=0\n"
     )
     settings = Settings.from_env({"DISCORD_TOKEN": "from-env"}, env_file=env_file)
     assert settings.token == "from-env"
@@ -54,11 +55,18 @@ def test_env_file_is_read_and_real_env_wins(tmp_path):
     assert settings.remind_after == 1800
     assert settings.claim_after == 3 * 24 * 3600
     assert settings.docs_url == "https://example.org/rules"
+    assert settings.workers == 0  # a thread instead of processes
 
 
 @pytest.mark.parametrize(
     "name, value",
-    [("IDZEVA_DEV_GUILD", "abc"), ("IDZEVA_REMIND_HOURS", "soon"), ("IDZEVA_CLAIM_DAYS", "-1")],
+    [
+        ("IDZEVA_DEV_GUILD", "abc"),
+        ("IDZEVA_REMIND_HOURS", "soon"),
+        ("IDZEVA_CLAIM_DAYS", "-1"),
+        ("IDZEVA_WORKERS", "-1"),
+        ("IDZEVA_WORKERS", "two"),
+    ],
 )
 def test_bad_values_are_reported_by_name(name, value):
     with pytest.raises(ValueError, match=name):

@@ -51,7 +51,6 @@ async def test_move_choices_describe_every_legal_move_in_natural_order(service):
 
 
 async def test_move_choices_are_computed_once_per_version(service, monkeypatch):
-    board = await start_game(service, kind="tchela")
     described = []
     original = Tchela.describe_move
 
@@ -60,6 +59,7 @@ async def test_move_choices_are_computed_once_per_version(service, monkeypatch):
         return original(self, move)
 
     monkeypatch.setattr(Tchela, "describe_move", counting)
+    board = await start_game(service, kind="tchela")  # the menu is made with the board
     first = await service.move_choices(board.game_id, GUILD)
     assert len(described) == len(first)
     assert await service.move_choices(board.game_id, GUILD) == first
