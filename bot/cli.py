@@ -2,7 +2,10 @@
 
 idzeva legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
 idzeva show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
-idzeva play  GAME [--variant V]... [--position FILE] [--out DIR]
+idzeva play  GAME [--variant V]... [--position FILE] [--out DIR] [--bot [LEVEL]] [--seat N]
+idzeva best  GAME [--level L] [--seed S] [--variant V]... [--dice A,B]... [--position FILE]
+             [MOVE ...]
+idzeva arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seed S]
 idzeva run
 """
 
@@ -20,6 +23,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from games import GAMES, Game, IllegalMove, game_class, load_game
+from search import DEFAULT_LEVEL, LEVELS, Search
+from search.arena import PLAYERS, arena
 
 EXIT_ILLEGAL = 2
 # Position files and saved games are small (a long saved game is tens of kilobytes); reading
@@ -84,9 +89,45 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     play.add_argument("--variant", action="append", default=[], metavar="V")
     play.add_argument("--position", metavar="FILE", help="start from this JSON position")
     play.add_argument("--out", metavar="DIR", help="folder for the board images")
+    play.add_argument(
+        "--bot",
+        nargs="?",
+        const=DEFAULT_LEVEL,
+        choices=list(LEVELS),
+        metavar="LEVEL",
+        help=f"play against the bot ({', '.join(LEVELS)}; default {DEFAULT_LEVEL})",
+    )
+    play.add_argument("--seat", type=int, default=0, metavar="N", help="your seat against the bot")
+    play.add_argument("--seats", type=int, metavar="N", help="number of seats (Šačidjun: 2-4)")
+    play.add_argument("--bot-vs-bot", action="store_true", help="watch the bot play every seat")
+    play.add_argument("--seed", type=int, metavar="S", help="seed of the bot and the dice")
+
+    best = argparse.ArgumentParser(prog="idzeva best", description="the bot's move after MOVEs")
+    _add_game_options(best)
+    best.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL)
+    best.add_argument("--seed", type=int, metavar="S", help="seed of the search (reproducible)")
+    best.add_argument(
+        "--iterations", type=int, metavar="N", help="a fixed search size instead of the clock"
+    )
+
+    arena = argparse.ArgumentParser(prog="idzeva arena", description="bot against bot")
+    arena.add_argument("game")
+    arena.add_argument("--a", required=True, choices=list(PLAYERS), metavar="LEVEL")
+    arena.add_argument("--b", required=True, choices=list(PLAYERS), metavar="LEVEL")
+    arena.add_argument("--games", type=int, default=10, metavar="N")
+    arena.add_argument("--variant", action="append", default=[], metavar="V")
+    arena.add_argument("--seats", type=int, metavar="N", help="number of seats (Šačidjun: 2-4)")
+    arena.add_argument("--seed", type=int, default=0, metavar="S")
 
     run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
-    return {"legal": legal, "show": show, "play": play, "run": run}
+    return {
+        "legal": legal,
+        "show": show,
+        "play": play,
+        "best": best,
+        "arena": arena,
+        "run": run,
+    }
 
 
 USAGE = """usage: idzeva COMMAND ...
@@ -94,8 +135,12 @@ USAGE = """usage: idzeva COMMAND ...
 commands:
   legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
   show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
-  play  GAME [--variant V]... [--position FILE] [--out DIR]
-                                   hot-seat play in the terminal
+  play  GAME [--variant V]... [--position FILE] [--out DIR] [--bot [LEVEL]] [--seat N]
+        [--seats N] [--bot-vs-bot]  hot-seat play in the terminal, or against the bot
+  best  GAME [--level L] [--seed S] [--variant V]... [--dice A,B]... [--position FILE] [MOVE ...]
+                                   the move the bot plays after MOVEs
+  arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seed S]
+                                   bot against bot (levels: easy normal hard random)
   run                              start the Discord bot (token from .env)
 """
 
@@ -103,13 +148,13 @@ commands:
 # ---- shared helpers ----------------------------------------------------------
 
 
-def new_from_args(name: str, variants: Sequence[str]) -> Game:
+def new_from_args(name: str, variants: Sequence[str], seats: int | None = None) -> Game:
     try:
         cls = game_class(name)
     except KeyError as error:
         raise CliError(str(error.args[0])) from None
     try:
-        return cls(variants)
+        return cls(variants, seats)
     except ValueError as error:
         raise CliError(str(error)) from None
 
@@ -474,17 +519,126 @@ def _input_lines(prompt: str = "> ") -> Iterator[str]:
             return
 
 
+class BotPlay(HotSeat):
+    """Hot-seat play where the bot takes every seat but ``human`` (None: every seat, to
+    watch). The bot moves as soon as it is to move; ``undo`` takes back to your last move."""
+
+    def __init__(
+        self,
+        game: Game,
+        out_dir: Path,
+        out: TextIO,
+        level: str,
+        human: int | None,
+        seed: int | None = None,
+    ):
+        super().__init__(game, out_dir, out, random.Random(seed) if seed is not None else None)
+        self.level = level
+        self.human = human
+        self.search_rng = random.Random(seed)
+
+    def bot_to_move(self) -> bool:
+        seat = self.game.to_move
+        return seat is not None and seat != self.human and self.game.dice_needed() is None
+
+    def bot_moves(self) -> None:
+        while self.bot_to_move():
+            seat = self.game.to_move
+            assert seat is not None
+            search = Search(self.level, seed=self.search_rng.getrandbits(32))
+            move = search.choose(self.game).move
+            self.game.push(move)
+            self.say(f"Bot ({self.level}) as {self.game.seat_names[seat]} plays {move}")
+            self.roll_dice()
+            if not self.bot_to_move() or self.human is None:
+                self.show()
+
+    def play(self, move: str) -> None:
+        before = self.game.ply
+        super().play(move)
+        if self.game.ply > before:
+            self.bot_moves()
+
+    def undo(self) -> None:
+        super().undo()
+        while self.bot_to_move() and self.game.ply:
+            super().undo()
+
+    def load(self, name: str) -> None:
+        super().load(name)
+        self.bot_moves()
+
+    def run(self, lines: Iterator[str]) -> None:
+        if self.human is None:
+            self.say(f"{self.game.title}: the bot ({self.level}) plays every seat.")
+            self.roll_dice()
+            self.show()
+            self.bot_moves()
+            return
+        self.say(f"You play {self.game.seat_names[self.human]} against the bot ({self.level}).")
+        self.roll_dice()
+        self.bot_moves()
+        super().run(lines)
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if args.position:
         game = game_from_position(args.game, args.position, args.variant)
     else:
-        game = new_from_args(args.game, args.variant)
+        game = new_from_args(args.game, args.variant, args.seats)
+    if args.bot_vs_bot or args.bot:
+        human = None if args.bot_vs_bot else args.seat
+        if human is not None and not 0 <= human < game.seats:
+            raise CliError(f"--seat is 0..{game.seats - 1} for {game.title}")
     out_dir = Path(args.out or f"idzeva-games/{game.key}-{time.strftime('%Y%m%d-%H%M%S')}")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise CliError(f"cannot make the image folder {out_dir}: {reason_of(error)}") from None
-    HotSeat(game, out_dir, out).run(_input_lines())
+    if args.bot_vs_bot or args.bot:
+        level = args.bot or DEFAULT_LEVEL
+        BotPlay(game, out_dir, out, level, human, args.seed).run(_input_lines())
+    else:
+        HotSeat(game, out_dir, out).run(_input_lines())
+    return 0
+
+
+def cmd_best(args: argparse.Namespace, out: TextIO) -> int:
+    game = start_game(args)
+    play_moves(game, args.moves, args.dice)
+    if game.is_over:
+        raise CliError(f"the game is over: {game.result_text()}")
+    if game.dice_needed() is not None:
+        raise CliError(f"a {game.dice_needed()} roll is due: add --dice")
+    search = Search(args.level, seed=args.seed, iterations=args.iterations)
+    out.write(search.choose(game).move + "\n")
+    return 0
+
+
+def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
+    if args.games < 1:
+        raise CliError("--games is at least 1")
+    probe = new_from_args(args.game, args.variant, args.seats)
+
+    def make() -> Game:
+        return type(probe)(args.variant, probe.seats)
+
+    def progress(done: int, tally: Any) -> None:
+        print(f"  game {done}: {tally.wins}-{tally.draws}-{tally.losses}", file=sys.stderr)
+
+    tally = arena(make, args.a, args.b, args.games, args.seed, progress)
+    low, high = tally.interval()
+    out.write(
+        f"{probe.title}{' (' + ', '.join(args.variant) + ')' if args.variant else ''}: "
+        f"A={args.a} against B={args.b}, {tally.games} games, seats alternating\n"
+        f"A: {tally.wins} wins, {tally.draws} draws, {tally.losses} losses; "
+        f"share of the points {tally.share():.3f} (95% interval {low:.3f}-{high:.3f})\n"
+    )
+    for player in dict.fromkeys((args.a, args.b)):
+        out.write(
+            f"time per move, {player}: mean {tally.mean_time(player):.3f} s, "
+            f"p95 {tally.p95(player):.3f} s\n"
+        )
     return 0
 
 
@@ -494,7 +648,14 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     return run_bot()
 
 
-COMMANDS = {"legal": cmd_legal, "show": cmd_show, "play": cmd_play, "run": cmd_run}
+COMMANDS = {
+    "legal": cmd_legal,
+    "show": cmd_show,
+    "play": cmd_play,
+    "best": cmd_best,
+    "arena": cmd_arena,
+    "run": cmd_run,
+}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

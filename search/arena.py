@@ -1,0 +1,149 @@
+"""Bot against bot: whole games between two levels (or a uniformly random player), seats
+alternating, with the share of the points, a 95% Wilson interval and the time per move.
+Used by ``idzeva arena`` and ``bench/arena.py``."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from games import Game
+
+from .evaluate import terminal_value
+from .mcts import LEVELS, Search
+
+RANDOM = "random"
+PLAYERS = (*LEVELS, RANDOM)
+# A game still running after this many moves is scored as a draw (none of the games has
+# reached it against the bot; random against random can wander in Poron Jikaida).
+MAX_PLIES = 3000
+
+
+@dataclass
+class Tally:
+    """Results from player A's point of view."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: float = 0.0  # A's share of the points, summed over games
+    times: dict[str, list[float]] = field(default_factory=dict)  # player -> seconds per move
+    plies: list[int] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def share(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.points, self.games)
+
+    def mean_time(self, player: str) -> float:
+        times = self.times.get(player, [])
+        return sum(times) / len(times) if times else 0.0
+
+    def p95(self, player: str) -> float:
+        return percentile(self.times.get(player, []), 0.95)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (draws count as half a success)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def chooser(player: str, seed: int, iterations: int | None = None) -> Callable[[Game], str]:
+    """A function giving ``player``'s move in a position (``iterations``: a fixed search
+    size instead of the level's clock)."""
+    if player == RANDOM:
+        rng = random.Random(seed)
+        return lambda game: rng.choice(game.legal_moves())
+    if player not in LEVELS:
+        raise ValueError(f"unknown player {player!r}; one of: {', '.join(PLAYERS)}")
+    rng = random.Random(seed)
+    return lambda game: Search(player, rng.getrandbits(32), iterations).choose(game).move
+
+
+def play_game(
+    make: Callable[[], Game],
+    seat_players: list[str],
+    seed: int,
+    times: dict[str, list[float]] | None = None,
+    iterations: int | None = None,
+) -> Game:
+    """Play one whole game; ``seat_players[s]`` moves for seat ``s``. Dice come from a
+    ``random.Random(seed)``."""
+    game = make()
+    dice = random.Random(seed)
+    movers = {s: chooser(player, seed * 31 + s + 1) for s, player in enumerate(seat_players)}
+    while not game.is_over and game.ply < MAX_PLIES:
+        spec = game.dice_needed()
+        if spec is not None:
+            game.roll([dice.randint(1, spec.sides) for _ in range(spec.count)])
+            continue
+        seat = game.to_move
+        assert seat is not None
+        started = time.perf_counter()
+        move = movers[seat](game)
+        spent = time.perf_counter() - started
+        if times is not None and len(game.legal_moves()) > 1:
+            times.setdefault(seat_players[seat], []).append(spent)
+        game.push(move)
+    if not game.is_over:
+        game.agree_draw()
+    return game
+
+
+def seats_for(game: Game, a: str, b: str, a_first_team: bool) -> list[str]:
+    """Players per seat: A plays every seat of one team (seat 0's, or the other)."""
+    team0 = game.team_of(0)
+    return [(a if (game.team_of(s) == team0) == a_first_team else b) for s in range(game.seats)]
+
+
+def arena(
+    make: Callable[[], Game],
+    a: str,
+    b: str,
+    games: int,
+    seed: int = 0,
+    progress: Callable[[int, Tally], None] | None = None,
+    iterations: int | None = None,
+) -> Tally:
+    """``games`` games of A against B, A taking seat 0's team in even games."""
+    tally = Tally()
+    for index in range(games):
+        a_first = index % 2 == 0
+        probe = make()
+        seats = seats_for(probe, a, b, a_first)
+        game = play_game(make, seats, seed * 1_000_003 + index, tally.times, iterations)
+        value = terminal_value(game)  # seat 0's team
+        mine = value if a_first else 1.0 - value
+        tally.points += mine
+        tally.plies.append(game.ply)
+        if mine > 0.5:
+            tally.wins += 1
+        elif mine < 0.5:
+            tally.losses += 1
+        else:
+            tally.draws += 1
+        if progress:
+            progress(index + 1, tally)
+    return tally

@@ -1,0 +1,186 @@
+"""Per-game evaluation of positions, for playouts cut off before the game ends.
+
+``evaluate(game, strong)`` is the expected share of the points for the team of seat 0,
+between 0 and 1, read from public engine state only. Each game's function returns a margin
+in "pieces" for seat 0's team (positive is good) that a logistic squashes; ``strong``
+adds the finer terms (threats, safety, structure) the ``easy`` level goes without.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from games import Game
+from games.chebache import FINISH, KINGS, PATHS
+from games.jikaida import BLUE, KA, PK, YELLOW, C, D, H, J, K, P, S
+from games.sachidjun import IS_SAKE, RING
+from games.shax import ADJACENT, MILLS
+
+# ---- Shax ----------------------------------------------------------------------------
+
+
+def _shax_threats(board: dict[str, int], seat: int) -> int:
+    """Lines of two ``seat`` pieces whose empty third point a third ``seat`` piece can step
+    onto: mills made next move."""
+    threats = 0
+    for line in MILLS:
+        mine = [p for p in line if board.get(p) == seat]
+        if len(mine) != 2:
+            continue
+        (hole,) = [p for p in line if p not in mine]
+        if hole in board:
+            continue
+        if any(board.get(q) == seat and q not in line for q in ADJACENT[hole]):
+            threats += 1
+    return threats
+
+
+def _shax(game: Any, strong: bool) -> float:
+    board = game.board
+    material = (game.count(0) + game.in_hand[0]) - (game.count(1) + game.in_hand[1])
+    margin = 1.0 * material
+    if game.stage == "placement" and game.first_mill is not None:
+        margin += 0.8 if game.first_mill == 0 else -0.8
+    if game.stage == "removal":  # the remover is about to take a piece
+        margin += 0.9 if game.nominal == 0 else -0.9
+    if strong and game.stage != "placement":
+        margin += 0.4 * (_shax_threats(board, 0) - _shax_threats(board, 1))
+        mobility = len(game.steps(0)) - len(game.steps(1))
+        margin += 0.05 * mobility
+    return margin * 0.8
+
+
+# ---- Tchela --------------------------------------------------------------------------
+
+
+def _tchela(game: Any, strong: bool) -> float:
+    mine, theirs = game.on_board(0), game.on_board(1)
+    margin = (mine - theirs) / 2.0
+    if strong:
+        # Counters in the inner row can be captured; counters in the opponent's inner row
+        # facing an empty inner hole of ours are targets.
+        width = game.layout.width
+        inner = range(width, 2 * width)
+        exposed = [sum(1 for h in inner if game.sides[s][h] > 1) for s in (0, 1)]
+        margin -= 0.05 * (exposed[0] - exposed[1])
+    return margin * 0.6
+
+
+# ---- Šačidjun ------------------------------------------------------------------------
+
+
+def _sachidjun(game: Any, strong: bool) -> float:
+    team = game.team_of(0)
+    other = 1 - team
+    # Pieces captured count most; the shut-in win needs both gates held.
+    material = game.captured_of(other) - game.captured_of(team)
+    margin = 1.0 * material
+    if strong:
+        blots = [0, 0]
+        held = [0, 0]
+        for cell in range(RING):
+            for side in (0, 1):
+                n = game.side_count(cell, side)
+                if n == 1 and not IS_SAKE[cell] and game.side_count(cell, 1 - side) == 0:
+                    blots[side] += 1
+                elif n >= 2:
+                    held[side] += 1
+        margin -= 0.25 * (blots[team] - blots[other])
+        margin += 0.1 * (held[team] - held[other])
+        # Pieces still in their moras are safe but do nothing.
+        home = [game.home[s] + game.home[s + 2] for s in (0, 1)]
+        margin -= 0.03 * (home[team] - home[other])
+    return margin * 0.5
+
+
+# ---- Chebache ------------------------------------------------------------------------
+
+
+def _chebache(game: Any, strong: bool) -> float:
+    board = game.board
+    progress = [0, 0]
+    finished = [0, 0]
+    for piece in range(26):
+        seat = board.owner[piece]
+        progress[seat] += board.pos[piece]
+        finished[seat] += board.pos[piece] == FINISH
+    margin = (progress[0] - progress[1]) / 12.0
+    if strong:
+        margin += 0.3 * (finished[0] - finished[1])
+        # Pieces standing under an enemy Chebache at the end of their own turn go back.
+        for seat in (0, 1):
+            guarded = board.controlled_against(seat)
+            lost = sum(
+                board.pos[p]
+                for p in board.mine(seat)
+                if 0 < board.pos[p] < FINISH and PATHS[seat][board.pos[p]] in guarded
+            )
+            margin -= (lost / 24.0) * (1 if seat == 0 else -1)
+        for king in KINGS:  # holding both Kings: one more piece to bring home
+            margin += 0.5 if board.owner[king] == 0 else -0.5
+    return margin * 0.35
+
+
+# ---- Poron Jikaida and Pastang -------------------------------------------------------
+
+VALUES = {K: 0.0, P: 12.0, KA: 9.0, C: 8.0, J: 5.0, H: 3.5, PK: 3.5, D: 2.0, S: 1.0}
+PASTANG_VALUES = {K: 0.0, D: 3.0, S: 1.0}
+
+
+def _jikaida(game: Any, strong: bool) -> float:
+    values = PASTANG_VALUES if game.pastang else VALUES
+    material = [0.0, 0.0]
+    for v in game.board:
+        if v:
+            material[v >> 4] += values.get(v & 15, 1.0)
+    margin = material[YELLOW] - material[BLUE]
+    if game.pastang:
+        return margin * 0.25
+    if strong:
+        # King safety: a King in Kaida, and the friendly pieces around each King.
+        neighbours = game.geo.king
+        for side, sign in ((YELLOW, 1), (BLUE, -1)):
+            k = game.king_square(side)
+            if k is None:
+                continue
+            guards = sum(1 for t in neighbours[k] if game.board[t] and game.board[t] >> 4 == side)
+            margin += sign * 0.3 * min(guards, 4)
+        if game.outcome is None and game.in_kaida(game.turn):
+            margin += -1.5 if game.turn == YELLOW else 1.5
+    return margin * 0.12
+
+
+EVALUATORS: dict[str, Callable[[Any, bool], float]] = {
+    "shax": _shax,
+    "tchela": _tchela,
+    "sachidjun": _sachidjun,
+    "chebache": _chebache,
+    "jikaida": _jikaida,
+}
+
+
+def margin(game: Game, strong: bool = True) -> float:
+    """The margin for seat 0's team, in the game's own rough units (0 when even)."""
+    function = EVALUATORS.get(game.key)
+    return function(game, strong) if function else 0.0
+
+
+def evaluate(game: Game, strong: bool = True) -> float:
+    """Expected share of the points for seat 0's team, in (0, 1)."""
+    if game.outcome is not None:
+        return terminal_value(game)
+    x = max(-30.0, min(30.0, margin(game, strong)))
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def terminal_value(game: Game) -> float:
+    """The result of a finished game for seat 0's team: 1 win, 0 loss, 1/2 draw; Poron
+    Jikaida's half-point wins (Tikaida, Nikaida) count 3/4."""
+    assert game.outcome is not None
+    score = game.outcome.score
+    team = game.team_of(0)
+    ours = max(score[s] for s in range(game.seats) if game.team_of(s) == team)
+    theirs = max((score[s] for s in range(game.seats) if game.team_of(s) != team), default=0)
+    return max(0.0, min(1.0, (1.0 + ours - theirs) / 2.0))

@@ -1,0 +1,257 @@
+"""Monte Carlo tree search (UCT) for every game behind ``games.base.Game``.
+
+The tree alternates decision nodes (whoever ``to_move`` names acts: a player's own next
+move in a multi-move turn, a partner, an opponent answering a redemption offer) and chance
+nodes where ``dice_needed()`` asks for a roll: a roll is sampled with the search's own
+``random.Random`` and each distinct (sorted) roll gets its own subtree. The root is the
+position as it is: the bot's own roll is already known when it decides.
+
+Every node keeps the sum of results for seat 0's team (``evaluate.evaluate``); a seat
+reads it as its own team's share. Playouts are uniformly random and cut off after a number
+of plies, where the evaluation replaces the result.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from games import Game
+
+from .evaluate import evaluate, terminal_value
+from .fastcopy import clone
+
+
+@dataclass(frozen=True)
+class Level:
+    """How hard the bot plays: a time budget per move (seconds), the playout length in
+    plies before the evaluation takes over (per game, ``default`` otherwise), whether the
+    evaluation has its finer terms, and the UCT exploration constant."""
+
+    name: str
+    seconds: float
+    playout: dict[str, int]
+    strong: bool
+    exploration: float = 0.7
+
+    def playout_for(self, key: str) -> int:
+        return self.playout.get(key, self.playout["default"])
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(
+        "easy", 0.12, {"default": 2, "jikaida": 0, "chebache": 0, "sachidjun": 0}, strong=False
+    ),
+    "normal": Level(
+        "normal", 0.9, {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 2}, strong=True
+    ),
+    "hard": Level(
+        "hard", 4.5, {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 2}, strong=True
+    ),
+}
+DEFAULT_LEVEL = "normal"
+# The one-turn win check looks at no more positions than this (it runs at every level).
+WIN_CHECK_NODES = 400
+
+
+class Node:
+    __slots__ = ("children", "untried", "visits", "total", "rolls")
+
+    def __init__(self) -> None:
+        self.children: dict[str, Node] = {}
+        self.untried: list[str] | None = None
+        self.rolls: dict[tuple[int, ...], Node] | None = None
+        self.visits = 0
+        self.total = 0.0  # sum of results for seat 0's team
+
+
+@dataclass
+class SearchResult:
+    move: str
+    iterations: int
+    seconds: float
+    reason: str  # "only move", "wins now", "search"
+
+
+class Search:
+    """One move choice. ``iterations`` (when given) replaces the time budget: with a fixed
+    seed the answer is then the same on every machine."""
+
+    def __init__(
+        self,
+        level: str | Level = DEFAULT_LEVEL,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+    ):
+        self.level = LEVELS[level] if isinstance(level, str) else level
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = self.level.seconds if seconds is None else seconds
+
+    def choose(self, game: Game) -> SearchResult:
+        started = time.perf_counter()
+        legal = game.legal_moves()
+        if not legal:
+            if game.is_over:
+                raise ValueError("the game is over")
+            raise ValueError(f"a {game.dice_needed()} roll is due before the next move")
+        if len(legal) == 1:
+            return SearchResult(legal[0], 0, time.perf_counter() - started, "only move")
+        root_state = clone(game, keep_log=False)
+        win = self.winning_move(root_state)
+        if win is not None:
+            return SearchResult(win, 0, time.perf_counter() - started, "wins now")
+        move, iterations = self._search(root_state, started)
+        return SearchResult(move, iterations, time.perf_counter() - started, "search")
+
+    # ---- one-turn wins ---------------------------------------------------------------
+
+    def winning_move(self, game: Game) -> str | None:
+        """A move that wins for the mover's team within its own turn (the same seat moving
+        on, no roll in between), found in a bounded search; None if none is seen."""
+        seat = game.to_move
+        assert seat is not None
+        team = game.team_of(seat)
+        budget = [WIN_CHECK_NODES]
+        # Timed searches give the check at most half their time (Poron Jikaida's moves each
+        # cost a legal-move generation for the opponent).
+        stop = time.perf_counter() + self.seconds / 2
+
+        def wins(position: Game) -> bool:
+            for move in position.legal_moves():
+                if budget[0] <= 0:
+                    return False
+                budget[0] -= 1
+                after = clone(position)
+                after.push(move)
+                if after.outcome is not None:
+                    if team in {after.team_of(s) for s in after.outcome.winners} and (
+                        after.outcome.score[seat] >= max(after.outcome.score)
+                    ):
+                        return True
+                    continue
+                if after.to_move == seat and after.dice_needed() is None and wins(after):
+                    return True
+            return False
+
+        # Captures first: wins are often one.
+        for move in sorted(game.legal_moves(), key=lambda m: "x" not in m.lower()):
+            if budget[0] <= 0 or (self.iterations is None and time.perf_counter() > stop):
+                break
+            after = clone(game)
+            after.push(move)
+            budget[0] -= 1
+            if after.outcome is not None:
+                if team in {after.team_of(s) for s in after.outcome.winners}:
+                    return move
+                continue
+            if after.to_move == seat and after.dice_needed() is None and wins(after):
+                return move
+        return None
+
+    # ---- UCT -------------------------------------------------------------------------
+
+    def _search(self, root_state: Game, started: float) -> tuple[str, int]:
+        root = Node()
+        team0 = root_state.team_of(0)
+        mover = root_state.to_move
+        assert mover is not None
+        deadline = started + self.seconds
+        count = 0
+        while True:
+            if self.iterations is not None:
+                if count >= self.iterations:
+                    break
+            elif count and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, clone(root_state), team0)
+            count += 1
+        # The most visited move; ties to the better average, then the move's name.
+        mine = root_state.team_of(mover) == team0
+
+        def key(item: tuple[str, Node]) -> tuple[int, float, str]:
+            move, node = item
+            mean = node.total / node.visits if node.visits else 0.0
+            return (node.visits, mean if mine else 1.0 - mean, move)
+
+        best = max(root.children.items(), key=key)
+        return best[0], count
+
+    def _iterate(self, root: Node, state: Game, team0: int) -> None:
+        rng = self.rng
+        c = self.level.exploration
+        node = root
+        path = [root]
+        while state.outcome is None:
+            spec = state.dice_needed()
+            if spec is not None:
+                dice = tuple(rng.randint(1, spec.sides) for _ in range(spec.count))
+                state.roll(dice)
+                if node.rolls is None:
+                    node.rolls = {}
+                key = tuple(sorted(dice))
+                child = node.rolls.get(key)
+                if child is None:
+                    child = node.rolls[key] = Node()
+                node = child
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.untried = state.legal_moves()
+                rng.shuffle(node.untried)
+            seat = state.to_move
+            assert seat is not None
+            if node.untried:
+                move = node.untried.pop()
+                state.push(move)
+                child = node.children[move] = Node()
+                path.append(child)
+                break
+            mine = state.team_of(seat) == team0
+            log_n = math.log(node.visits + 1)
+            best_score = -1.0
+            best_move = ""
+            best_child = node
+            for move, child in node.children.items():
+                mean = child.total / child.visits
+                if not mine:
+                    mean = 1.0 - mean
+                score = mean + c * math.sqrt(log_n / child.visits)
+                if score > best_score:
+                    best_score, best_move, best_child = score, move, child
+            state.push(best_move)
+            node = best_child
+            path.append(node)
+        value = self._playout(state)
+        for visited in path:
+            visited.visits += 1
+            visited.total += value
+
+    def _playout(self, state: Game) -> float:
+        rng = self.rng
+        plies = self.level.playout_for(state.key)
+        while state.outcome is None and plies > 0:
+            spec = state.dice_needed()
+            if spec is not None:
+                state.roll([rng.randint(1, spec.sides) for _ in range(spec.count)])
+                continue
+            moves = state.legal_moves()
+            state.push(moves[rng.randrange(len(moves))])
+            plies -= 1
+        if state.outcome is not None:
+            return terminal_value(state)
+        return evaluate(state, self.level.strong)
+
+
+def best_move(
+    game: Game,
+    level: str = DEFAULT_LEVEL,
+    seed: int | None = None,
+    iterations: int | None = None,
+    seconds: float | None = None,
+) -> str:
+    """The move the bot plays in ``game`` (one of ``game.legal_moves()``)."""
+    return Search(level, seed, iterations, seconds).choose(game).move

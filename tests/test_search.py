@@ -1,0 +1,325 @@
+"""The bot's search (package ``search``): legal moves only, wins in one move taken,
+reproducible with a seed, cheap copies equal to JSON copies; and ``idzeva best``."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.cli import main
+from games import Game, new_game
+from games.chebache import Chebache
+from games.jikaida import Jikaida
+from games.sachidjun import Sachidjun
+from games.shax import Shax
+from games.tchela import Tchela
+from search import Search, best_move, evaluate
+from search.arena import arena, wilson
+from search.fastcopy import clone
+
+# (game, variants, seats): every game and variant the bot must play.
+SETUPS = [
+    ("shax", (), 2),
+    ("shax", ("two-removals",), 2),
+    ("tchela", (), 2),
+    ("tchela", ("4x6",), 2),
+    ("tchela", ("two-stores",), 2),
+    ("sachidjun", (), 2),
+    ("sachidjun", (), 3),
+    ("sachidjun", ("tameg-pair",), 3),
+    ("sachidjun", (), 4),
+    ("chebache", (), 2),
+    ("jikaida", (), 2),
+    ("jikaida", ("pastang",), 2),
+]
+
+
+def random_position(setup: tuple, seed: int, plies: int) -> Game:
+    """A position after up to ``plies`` random moves (dice rolled from the same seed),
+    with any roll due made: a position where someone has a move to choose."""
+    name, variants, seats = setup
+    game = new_game(name, variants, seats)
+    rng = random.Random(seed)
+    for _ in range(plies + 1):
+        while (spec := game.dice_needed()) is not None:
+            game.roll([rng.randint(1, spec.sides) for _ in range(spec.count)])
+        if game.is_over or _ >= plies:
+            break
+        game.push(rng.choice(game.legal_moves()))
+    return game
+
+
+# ---- legality and reproducibility ----------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    setup=st.sampled_from(SETUPS),
+    seed=st.integers(0, 10_000),
+    plies=st.integers(0, 120),
+    level=st.sampled_from(["easy", "normal", "hard"]),
+)
+def test_the_bot_plays_a_legal_move_in_any_position(setup, seed, plies, level):
+    game = random_position(setup, seed, plies)
+    if game.is_over:
+        return
+    before = game.to_json()
+    move = Search(level, seed=seed, iterations=12).choose(game).move
+    assert move in game.legal_moves()
+    assert game.to_json() == before  # the search leaves the game alone
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=lambda s: "-".join([s[0], *s[1], str(s[2])]))
+def test_same_seed_same_move(setup):
+    game = random_position(setup, 7, 30)
+    assert not game.is_over
+    first = Search("normal", seed=3, iterations=25).choose(game).move
+    assert Search("normal", seed=3, iterations=25).choose(game).move == first
+
+
+def test_a_roll_due_or_a_finished_game_has_no_move_to_choose():
+    with pytest.raises(ValueError, match="roll"):
+        best_move(Chebache(), iterations=5)
+    game = Shax()
+    game.resign(0)
+    with pytest.raises(ValueError, match="over"):
+        best_move(game, iterations=5)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_seat_an_offer_is_made_to_answers_it(seats):
+    # Tameg raža, before its first move, offers to send its W7 piece home for one of its
+    # raža pieces held by veradi: the veradi raža player must answer, and the bot does.
+    game = sachidjun_endgame(seats, role=1)
+    to = "@r" if game.seat_of_role[0] != game.seat_of_role[2] else ""  # the raža player
+    game.push("offer:home(rW7)+get(1r)" + to)
+    assert game.to_move == game.seat_of_role[0]
+    assert game.legal_moves() == ["accept", "refuse"]
+    assert Search("easy", seed=1, iterations=10).choose(game).move in ("accept", "refuse")
+
+
+# ---- wins in one move ------------------------------------------------------------------
+
+
+def shax_mill_position() -> Shax:
+    # White a1 a4 d7 (d7-a7 closes a1-a4-a7), Black only g1 g4 e3: the mill's removal
+    # leaves Black two pieces, which wins.
+    return Shax.from_dict(
+        {
+            "game": "shax",
+            "state": {
+                "board": {
+                    "a1": "W",
+                    "a4": "W",
+                    "d7": "W",
+                    "b2": "W",
+                    "g1": "B",
+                    "g4": "B",
+                    "e3": "B",
+                },
+                "in_hand": [0, 0],
+                "nominal": 0,
+                "stage": "movement",
+                "first_mill": None,
+                "first_remover": 1,
+                "placement_removals_left": 0,
+                "positions": {},
+            },
+        }
+    )
+
+
+def jikaida_mate_position() -> Jikaida:
+    # Blue's King in the corner a18, Yellow Jiktars on b13 (guards the b-file) and c16:
+    # c16-a16 is Hyrkaida (a17 and b17, b18 are covered, a16 is out of the King's reach).
+    return Jikaida.from_position(
+        {
+            "turn": "yellow",
+            "pieces": {"a18": "BK", "l10": "BS", "b13": "YJ", "c16": "YJ", "l1": "YK"},
+            "unmoved": [],
+        }
+    )
+
+
+def tchela_capture_position() -> Tchela:
+    # South sows hole 11 (one counter) into its empty inner hole 12, facing North's inner
+    # hole 13 (3 counters) with outer hole 4 (2) behind: North's last counters, so the
+    # capture leaves North with no move. South's other move (hole 2) captures nothing.
+    south = [0] * 16
+    south[10] = 1
+    south[1] = 1
+    north = [0] * 16
+    north[12] = 3
+    north[3] = 2
+    return Tchela.from_dict(
+        {
+            "game": "tchela",
+            "state": {
+                "holes": [south, north],
+                "stores": [[0], [0]],
+                "captured": [0, 0],
+                "turn": 0,
+                "opened": [True, True],
+                "last": None,
+                "positions": {},
+            },
+        }
+    )
+
+
+def chebache_finish_position() -> Chebache:
+    # White's last two pieces stand on 14 and 16, everything else in Finish; with 4 and 2
+    # only 14/F (4) and 16/F (2) bring both home: 14/16 first leaves two pieces and a 4.
+    return Chebache.from_position({"S": "", 14: "1", 16: "1"}, {}, dice=(4, 2))
+
+
+def sachidjun_endgame(seats: int = 2, role: int = 0) -> Sachidjun:
+    # Tameg has one piece left, a raža on W7; veradi holds the other 15 and has a raža on
+    # W2: a 2-3 roll moves it 5, W2xW7, capturing tameg's last piece.
+    game = Sachidjun([], seats)
+    data = game.to_dict()
+    cells = [[0, 0, 0, 0] for _ in range(36)]
+    cells[2][0] = 1  # W2: veradi raža
+    cells[7][1] = 1  # W7: tameg raža
+    data["state"].update(
+        cells=cells,
+        home=[7, 0, 8, 0],
+        prisoners=[[7, 8], [0, 0], [0, 0], [0, 0]],
+        role=role,
+    )
+    return Sachidjun.from_dict(data)
+
+
+def test_a_shax_mill_that_wins_is_played():
+    game = shax_mill_position()
+    for level in ("easy", "normal", "hard"):
+        move = best_move(game, level, seed=1, iterations=5)
+        assert move == "d7-a7"
+    game.push("d7-a7")
+    assert game.legal_moves() == ["xe3", "xg1", "xg4"]
+    game.push(best_move(game, "easy", seed=1, iterations=5))
+    assert game.outcome is not None and game.outcome.winners == (0,)
+
+
+def test_a_jikaida_hyrkaida_in_one_is_played():
+    game = jikaida_mate_position()
+    move = best_move(game, "easy", seed=1, iterations=5)
+    game.push(move)
+    assert game.outcome is not None
+    assert game.outcome.winners == (0,) and game.outcome.reason == "Hyrkaida"
+
+
+def test_a_tchela_capture_that_ends_the_game_is_played():
+    game = tchela_capture_position()
+    assert len(game.legal_moves()) >= 2
+    game.push(best_move(game, "easy", seed=2, iterations=5))
+    assert game.outcome is not None and game.outcome.winners == (0,)
+    assert game.on_board(1) == 0
+
+
+def test_a_chebache_bear_off_that_wins_with_the_dice():
+    game = chebache_finish_position()
+    while not game.is_over:
+        assert game.to_move == 0  # the whole win is this one turn
+        game.push(best_move(game, "easy", seed=4, iterations=5))
+    assert game.outcome is not None and game.outcome.winners == (0,)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_sachidjun_capture_of_the_last_piece_is_played(seats):
+    game = sachidjun_endgame(seats)
+    game.roll((2, 3))
+    assert "W2xW7" in game.legal_moves() and len(game.legal_moves()) > 1
+    game.push(best_move(game, "easy", seed=5, iterations=5))
+    assert game.outcome is not None
+    assert set(game.outcome.winners) == set(game.seats_of_side(0))
+
+
+# ---- pieces of the search ------------------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None)
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10_000), plies=st.integers(0, 80))
+def test_cheap_copies_play_on_like_json_copies_and_leave_the_original(setup, seed, plies):
+    game = random_position(setup, seed, plies)
+    before = game.to_json()
+    twin, reference = clone(game), game.copy()
+    rng = random.Random(seed)
+    for _ in range(30):
+        assert twin.to_dict() == reference.to_dict()
+        while (spec := twin.dice_needed()) is not None:
+            dice = [rng.randint(1, spec.sides) for _ in range(spec.count)]
+            twin.roll(dice)
+            reference.roll(dice)
+        if twin.is_over:
+            break
+        move = rng.choice(twin.legal_moves())
+        twin.push(move)
+        reference.push(move)
+    assert twin.to_dict() == reference.to_dict()
+    assert game.to_json() == before
+
+
+def test_evaluation_prefers_the_side_with_more_material():
+    assert evaluate(shax_mill_position()) > 0.5  # White 4 pieces to 3
+    tchela = tchela_capture_position()
+    assert evaluate(tchela) < 0.5  # South 2 counters, North 5
+    assert evaluate(chebache_finish_position()) > 0.9  # White nearly home, Black in Start
+    assert evaluate(sachidjun_endgame()) > 0.9  # veradi holds 15 tameg pieces
+    assert evaluate(jikaida_mate_position()) > 0.5  # two Jiktars against a Swod
+
+
+def test_wilson_interval_matches_hand_computed_values():
+    # 8 of 10: centre (0.8 + 0.19208) / 1.38416 = 0.7167, half 0.2258.
+    low, high = wilson(8, 10)
+    assert low == pytest.approx(0.4902, abs=1e-3) and high == pytest.approx(0.9433, abs=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_arena_counts_every_game_from_a_s_side():
+    tally = arena(lambda: Tchela(["4x6"]), "easy", "random", 2, seed=1, iterations=3)
+    assert tally.games == 2 and tally.wins + tally.draws + tally.losses == 2
+    assert 0.0 <= tally.share() <= 1.0 and tally.times["easy"]
+
+
+# ---- idzeva best -----------------------------------------------------------------------
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out)
+    return code, out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["shax", "d2", "d3"],
+        ["tchela"],
+        ["chebache", "--dice", "3,5"],
+        ["sachidjun", "--dice", "2,6"],
+        ["jikaida", "--variant", "pastang", "a2-a3"],
+    ],
+)
+def test_best_prints_one_of_the_moves_legal_lists(argv):
+    code, legal = run("legal", *argv)
+    assert code == 0
+    code, best = run("best", *argv, "--seed", "1", "--iterations", "20")
+    assert code == 0
+    assert best.endswith("\n") and best.count("\n") == 1
+    assert best.strip() in legal.split()
+
+
+def test_best_with_a_seed_and_iterations_is_reproducible():
+    argv = ["best", "shax", "a1", "d2", "--seed", "9", "--iterations", "30", "--level", "hard"]
+    assert run(*argv) == run(*argv)
+
+
+def test_best_asks_for_the_dice_when_a_roll_is_due(capsys):
+    code, out = run("best", "chebache")
+    assert code == 2 and out == ""
+    assert "roll is due" in capsys.readouterr().err
