@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint format run bench bench-load clean
+.PHONY: install test lint format run bench bench-load arena clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ bench: $(STAMP)
 
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load
+
+# The bot's strength and thinking time per game (hours; see bench/arena.py for options).
+arena: $(STAMP)
+	$(BIN)/python -m bench.arena $(ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

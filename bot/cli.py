@@ -101,6 +101,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     play.add_argument("--seats", type=int, metavar="N", help="number of seats (Šačidjun: 2-4)")
     play.add_argument("--bot-vs-bot", action="store_true", help="watch the bot play every seat")
     play.add_argument("--seed", type=int, metavar="S", help="seed of the bot and the dice")
+    play.add_argument("--iterations", type=int, metavar="N", help="bot: a fixed search size")
 
     best = argparse.ArgumentParser(prog="idzeva best", description="the bot's move after MOVEs")
     _add_game_options(best)
@@ -118,6 +119,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     arena.add_argument("--variant", action="append", default=[], metavar="V")
     arena.add_argument("--seats", type=int, metavar="N", help="number of seats (Šačidjun: 2-4)")
     arena.add_argument("--seed", type=int, default=0, metavar="S")
+    arena.add_argument("--iterations", type=int, metavar="N", help="a fixed search size")
 
     run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
     return {
@@ -531,27 +533,33 @@ class BotPlay(HotSeat):
         level: str,
         human: int | None,
         seed: int | None = None,
+        iterations: int | None = None,
     ):
         super().__init__(game, out_dir, out, random.Random(seed) if seed is not None else None)
         self.level = level
         self.human = human
         self.search_rng = random.Random(seed)
+        self.iterations = iterations
 
     def bot_to_move(self) -> bool:
         seat = self.game.to_move
         return seat is not None and seat != self.human and self.game.dice_needed() is None
 
-    def bot_moves(self) -> None:
+    def bot_moves(self) -> bool:
+        """Play the bot's moves until a person is to move; whether it moved."""
+        moved = False
         while self.bot_to_move():
             seat = self.game.to_move
             assert seat is not None
-            search = Search(self.level, seed=self.search_rng.getrandbits(32))
+            search = Search(self.level, self.search_rng.getrandbits(32), self.iterations)
             move = search.choose(self.game).move
             self.game.push(move)
             self.say(f"Bot ({self.level}) as {self.game.seat_names[seat]} plays {move}")
             self.roll_dice()
+            moved = True
             if not self.bot_to_move() or self.human is None:
                 self.show()
+        return moved
 
     def play(self, move: str) -> None:
         before = self.game.ply
@@ -563,6 +571,7 @@ class BotPlay(HotSeat):
         super().undo()
         while self.bot_to_move() and self.game.ply:
             super().undo()
+        self.bot_moves()  # the bot moved first: it plays again
 
     def load(self, name: str) -> None:
         super().load(name)
@@ -575,10 +584,18 @@ class BotPlay(HotSeat):
             self.show()
             self.bot_moves()
             return
-        self.say(f"You play {self.game.seat_names[self.human]} against the bot ({self.level}).")
+        self.say(
+            f"{self.game.title}: you play {self.game.seat_names[self.human]} against the bot "
+            f"({self.level}). Type a move, or 'help'. Images go to {self.out_dir}"
+        )
         self.roll_dice()
-        self.bot_moves()
-        super().run(lines)
+        if not self.bot_moves():
+            self.show()
+        for line in lines:
+            if not self.handle(line):
+                break
+            if self.game.is_over:
+                self.say("Game over. 'undo', 'save FILE', 'load FILE' or 'quit'.")
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
@@ -597,7 +614,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError(f"cannot make the image folder {out_dir}: {reason_of(error)}") from None
     if args.bot_vs_bot or args.bot:
         level = args.bot or DEFAULT_LEVEL
-        BotPlay(game, out_dir, out, level, human, args.seed).run(_input_lines())
+        bot = BotPlay(game, out_dir, out, level, human, args.seed, args.iterations)
+        bot.run(_input_lines())
     else:
         HotSeat(game, out_dir, out).run(_input_lines())
     return 0
@@ -626,7 +644,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     def progress(done: int, tally: Any) -> None:
         print(f"  game {done}: {tally.wins}-{tally.draws}-{tally.losses}", file=sys.stderr)
 
-    tally = arena(make, args.a, args.b, args.games, args.seed, progress)
+    tally = arena(make, args.a, args.b, args.games, args.seed, progress, args.iterations)
     low, high = tally.interval()
     out.write(
         f"{probe.title}{' (' + ', '.join(args.variant) + ')' if args.variant else ''}: "

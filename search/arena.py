@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from games import Game
 
-from .evaluate import terminal_value
 from .mcts import LEVELS, Search
 
 RANDOM = "random"
@@ -112,6 +111,16 @@ def play_game(
     return game
 
 
+def points_share(game: Game, team: int) -> float:
+    """``team``'s share of the points the game gave (Poron Jikaida's half-point wins count
+    whole: 1/2 to 0); 1/2 when nobody scored."""
+    assert game.outcome is not None
+    score = game.outcome.score
+    ours = max(score[s] for s in range(game.seats) if game.team_of(s) == team)
+    theirs = max(score[s] for s in range(game.seats) if game.team_of(s) != team)
+    return ours / (ours + theirs) if ours + theirs else 0.5
+
+
 def seats_for(game: Game, a: str, b: str, a_first_team: bool) -> list[str]:
     """Players per seat: A plays every seat of one team (seat 0's, or the other)."""
     team0 = game.team_of(0)
@@ -134,16 +143,17 @@ def arena(
         probe = make()
         seats = seats_for(probe, a, b, a_first)
         game = play_game(make, seats, seed * 1_000_003 + index, tally.times, iterations)
-        value = terminal_value(game)  # seat 0's team
-        mine = value if a_first else 1.0 - value
-        tally.points += mine
+        assert game.outcome is not None
+        team_a = game.team_of(0) if a_first else 1 - game.team_of(0)
+        tally.points += points_share(game, team_a)
         tally.plies.append(game.ply)
-        if mine > 0.5:
-            tally.wins += 1
-        elif mine < 0.5:
-            tally.losses += 1
-        else:
+        winners = {game.team_of(s) for s in game.outcome.winners}
+        if not winners:
             tally.draws += 1
+        elif team_a in winners:
+            tally.wins += 1
+        else:
+            tally.losses += 1
         if progress:
             progress(index + 1, tally)
     return tally

@@ -168,11 +168,17 @@ def margin(game: Game, strong: bool = True) -> float:
 
 
 def evaluate(game: Game, strong: bool = True) -> float:
-    """Expected share of the points for seat 0's team, in (0, 1)."""
+    """Expected result for seat 0's team, strictly between what a loss and what a win are
+    worth (``terminal_value``): no position unplayed is worth more than winning it. In
+    Poron Jikaida a half-point win (3/4) still beats any position."""
     if game.outcome is not None:
         return terminal_value(game)
     x = max(-30.0, min(30.0, margin(game, strong)))
-    return 1.0 / (1.0 + math.exp(-x))
+    low, high = SPAN.get(game.key, (0.05, 0.95))
+    return low + (high - low) / (1.0 + math.exp(-x))
+
+
+SPAN = {"jikaida": (0.27, 0.73)}
 
 
 def terminal_value(game: Game) -> float:

@@ -56,7 +56,7 @@ def random_position(setup: tuple, seed: int, plies: int) -> Game:
 # ---- legality and reproducibility ----------------------------------------------------
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     setup=st.sampled_from(SETUPS),
     seed=st.integers(0, 10_000),
@@ -323,3 +323,100 @@ def test_best_asks_for_the_dice_when_a_roll_is_due(capsys):
     code, out = run("best", "chebache")
     assert code == 2 and out == ""
     assert "roll is due" in capsys.readouterr().err
+
+
+# ---- idzeva play --bot and arena -------------------------------------------------------
+
+
+def feed(monkeypatch, lines: list[str]) -> None:
+    pending = iter(lines)
+
+    def fake_input(prompt: str = "") -> str:
+        try:
+            return next(pending)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", fake_input)
+
+
+def test_play_against_the_bot_answers_each_move(monkeypatch, tmp_path):
+    # Tchela 4x6 against the easy bot: South (you) opens, the bot answers as North at once.
+    feed(monkeypatch, ["open1", "quit"])
+    code, text = run(
+        "play",
+        "tchela",
+        "--variant",
+        "4x6",
+        "--bot",
+        "easy",
+        "--seed",
+        "1",
+        "--out",
+        str(tmp_path),
+    )
+    assert code == 0
+    assert "you play South against the bot (easy)" in text
+    assert "Played open1" in text
+    assert "Bot (easy) as North plays" in text
+
+
+def test_play_with_the_bot_moving_first_and_undo_back_to_your_move(monkeypatch, tmp_path):
+    feed(monkeypatch, ["d2", "undo", "quit"])
+    code, text = run(
+        "play", "shax", "--bot", "easy", "--seat", "1", "--seed", "2", "--out", str(tmp_path)
+    )
+    assert code == 0
+    first = text.index("Bot (easy) as White plays")
+    assert first < text.index("Played d2")
+    assert text.count("Bot (easy) as White plays") == 2
+    # undo takes back the bot's answer and your d2: your turn again, one White piece down.
+    after = text[text.index("Took back") :]
+    assert after.count("Took back the last move.") == 2
+    assert "Black to place (12 in hand)" in after and "Bot (easy)" not in after
+
+
+def test_bot_against_bot_plays_a_whole_game(monkeypatch, tmp_path):
+    feed(monkeypatch, [])
+    code, text = run(
+        "play",
+        "tchela",
+        "--variant",
+        "4x6",
+        "--bot-vs-bot",
+        "--bot",
+        "easy",
+        "--seed",
+        "4",
+        "--out",
+        str(tmp_path),
+    )
+    assert code == 0
+    assert "Bot (easy) as South plays" in text and "Bot (easy) as North plays" in text
+    assert "wins" in text or "Draw" in text
+
+
+def test_play_seat_out_of_range_is_one_line_exit_2(tmp_path, capsys):
+    code, _ = run("play", "shax", "--bot", "--seat", "2", "--out", str(tmp_path))
+    assert code == 2 and "--seat is 0..1" in capsys.readouterr().err
+
+
+def test_arena_command_prints_the_tally(capsys):
+    code, text = run(
+        "arena",
+        "tchela",
+        "--variant",
+        "4x6",
+        "--a",
+        "easy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+    )
+    assert code == 0
+    assert "A=easy against B=random, 2 games" in text
+    assert "share of the points" in text and "95% interval" in text
+    assert "time per move, easy: mean" in text

@@ -1,0 +1,115 @@
+"""``make arena``: how strong the bot is and how long it thinks, per game and variant.
+
+For every game (and variant, and Šačidjun's seat counts) three matches, seats alternating:
+
+- ``normal`` against a uniformly random player: target at least 95% of the points
+  (100 games; 30 for Poron Jikaida, whose games are long);
+- ``normal`` against ``easy`` and ``hard`` against ``normal``: target the lower end of the
+  95% Wilson interval of the stronger level's share of the points above 55% (100 games);
+- the time per move of each level (p95): ``easy`` <= 0.3 s, ``normal`` <= 2 s, ``hard`` <= 8 s.
+
+Misses are marked ``MISS``. This is a long run (hours: a ``hard`` move takes seconds and a
+game has dozens); ``--games N`` caps every match, ``--only GAME`` and ``--match A-B`` pick.
+
+    python -m bench.arena --only shax --match normal-random --games 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from games import new_game
+from search.arena import Tally, arena, percentile
+
+SETUPS = [
+    ("shax", (), 2),
+    ("shax", ("two-removals",), 2),
+    ("tchela", (), 2),
+    ("tchela", ("4x6",), 2),
+    ("tchela", ("two-stores",), 2),
+    ("sachidjun", (), 2),
+    ("sachidjun", (), 3),
+    ("sachidjun", ("tameg-pair",), 3),
+    ("sachidjun", (), 4),
+    ("chebache", (), 2),
+    ("jikaida", ("pastang",), 2),
+    ("jikaida", (), 2),
+]
+MATCHES = [("normal", "random"), ("normal", "easy"), ("hard", "normal")]
+BUDGET = {"easy": 0.3, "normal": 2.0, "hard": 8.0}
+
+
+def games_for(name: str, variants: tuple[str, ...], a: str, b: str) -> int:
+    if name == "jikaida" and "pastang" not in variants and b == "random":
+        return 30
+    return 100
+
+
+def verdict(tally: Tally, b: str) -> str:
+    low, _ = tally.interval()
+    if b == "random":
+        return "ok" if tally.share() >= 0.95 else "MISS"
+    return "ok" if low > 0.55 else "MISS"
+
+
+def label(name: str, variants: tuple[str, ...], seats: int) -> str:
+    extra = [*variants] + ([f"{seats} seats"] if name == "sachidjun" else [])
+    return name + (f" ({', '.join(extra)})" if extra else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.arena", description=__doc__)
+    parser.add_argument("--games", type=int, help="cap every match at N games")
+    parser.add_argument("--only", action="append", default=[], metavar="GAME")
+    parser.add_argument("--match", action="append", default=[], metavar="A-B")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    matches = [tuple(m.split("-")) for m in args.match] or MATCHES
+    times: dict[str, list[float]] = {}
+    print(
+        f"{'game':34} {'match':15} {'games':>5} {'W-D-L':>10} {'share':>6} "
+        f"{'95% interval':>13}  verdict  p95 s/move"
+    )
+    for name, variants, seats in SETUPS:
+        if args.only and name not in args.only:
+            continue
+        for a, b in matches:
+            n = games_for(name, variants, a, b)
+            n = min(n, args.games) if args.games else n
+            started = time.perf_counter()
+            tally = arena(
+                lambda name=name, variants=variants, seats=seats: new_game(name, variants, seats),
+                a,
+                b,
+                n,
+                seed=args.seed,
+            )
+            for player, spent in tally.times.items():
+                times.setdefault(player, []).extend(spent)
+            low, high = tally.interval()
+            p95 = ", ".join(
+                f"{p} {tally.p95(p):.2f}" for p in dict.fromkeys((a, b)) if p != "random"
+            )
+            print(
+                f"{label(name, variants, seats):34} {a + '-' + b:15} {tally.games:5} "
+                f"{f'{tally.wins}-{tally.draws}-{tally.losses}':>10} {tally.share():6.3f} "
+                f"{f'{low:.3f}-{high:.3f}':>13}  {verdict(tally, b):7}  {p95}"
+                f"  ({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
+    print()
+    for player, spent in times.items():
+        if player in BUDGET:
+            p95 = percentile(spent, 0.95)
+            mark = "ok" if p95 <= BUDGET[player] else "MISS"
+            print(
+                f"time per move {player}: p95 {p95:.3f} s over {len(spent)} moves "
+                f"(budget {BUDGET[player]} s) {mark}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
