@@ -552,9 +552,10 @@ class BotPlay(HotSeat):
             seat = self.game.to_move
             assert seat is not None
             search = Search(self.level, self.search_rng.getrandbits(32), self.iterations)
-            move = search.choose(self.game).move
-            self.game.push(move)
-            self.say(f"Bot ({self.level}) as {self.game.seat_names[seat]} plays {move}")
+            moves = search.choose_turn(self.game)  # the rest of its turn, from one search
+            for move in moves:
+                self.game.push(move)
+            self.say(f"Bot ({self.level}) as {self.game.seat_names[seat]} plays {' '.join(moves)}")
             self.roll_dice()
             moved = True
             if not self.bot_to_move() or self.human is None:

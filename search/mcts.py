@@ -54,6 +54,8 @@ LEVELS: dict[str, Level] = {
 DEFAULT_LEVEL = "normal"
 # The one-turn win check looks at no more positions than this (it runs at every level).
 WIN_CHECK_NODES = 400
+# choose_turn follows the tree to the next move of the same turn when it has this many visits.
+THIN = 30
 
 
 class Node:
@@ -90,9 +92,11 @@ class Search:
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = self.level.seconds if seconds is None else seconds
+        self.root: Node | None = None  # the last search's tree (None after a shortcut)
 
     def choose(self, game: Game) -> SearchResult:
         started = time.perf_counter()
+        self.root = None
         legal = game.legal_moves()
         if not legal:
             if game.is_over:
@@ -104,8 +108,36 @@ class Search:
         win = self.winning_move(root_state)
         if win is not None:
             return SearchResult(win, 0, time.perf_counter() - started, "wins now")
-        move, iterations = self._search(root_state, started)
+        move, iterations, self.root = self._search(root_state, started)
         return SearchResult(move, iterations, time.perf_counter() - started, "search")
+
+    def choose_turn(self, game: Game) -> list[str]:
+        """The moves of the mover's whole turn (its moves while the same seat moves on with
+        no roll in between: Chebache's dice, a Šačidjun sub-turn, a Shax mill's removal),
+        from one search where it saw enough: each next move is the most visited one below
+        the last, and a fresh search (a quarter of the budget) where the tree is thin.
+        ``game`` is left alone."""
+        seat = game.to_move
+        position = clone(game)
+        moves = [self.choose(position).move]
+        node = self.root.children.get(moves[0]) if self.root is not None else None
+        position.push(moves[0])
+        while position.to_move == seat and position.dice_needed() is None:
+            if node is not None and node.children and node.visits >= THIN:
+                move = max(node.children.items(), key=lambda item: (item[1].visits, item[0]))[0]
+                node = node.children[move]
+            else:
+                follow = Search(
+                    self.level,
+                    self.rng.getrandbits(32),
+                    None if self.iterations is None else max(1, self.iterations // 4),
+                    self.seconds / 4,
+                )
+                move = follow.choose(position).move
+                node = follow.root.children.get(move) if follow.root is not None else None
+            position.push(move)
+            moves.append(move)
+        return moves
 
     # ---- one-turn wins ---------------------------------------------------------------
 
@@ -154,7 +186,7 @@ class Search:
 
     # ---- UCT -------------------------------------------------------------------------
 
-    def _search(self, root_state: Game, started: float) -> tuple[str, int]:
+    def _search(self, root_state: Game, started: float) -> tuple[str, int, Node]:
         root = Node()
         team0 = root_state.team_of(0)
         mover = root_state.to_move
@@ -178,7 +210,7 @@ class Search:
             return (node.visits, mean if mine else 1.0 - mean, move)
 
         best = max(root.children.items(), key=key)
-        return best[0], count
+        return best[0], count, root
 
     def _iterate(self, root: Node, state: Game, team0: int) -> None:
         rng = self.rng
@@ -209,6 +241,8 @@ class Search:
                 state.push(move)
                 child = node.children[move] = Node()
                 path.append(child)
+                break
+            if not node.children:  # no move at all (engines end such positions themselves)
                 break
             mine = state.team_of(seat) == team0
             log_n = math.log(node.visits + 1)

@@ -420,3 +420,32 @@ def test_arena_command_prints_the_tally(capsys):
     assert "A=easy against B=random, 2 games" in text
     assert "share of the points" in text and "95% interval" in text
     assert "time per move, easy: mean" in text
+
+
+@pytest.mark.parametrize(
+    "setup", [("chebache", (), 2), ("sachidjun", (), 2), ("sachidjun", (), 4), ("shax", (), 2)]
+)
+def test_a_whole_turn_is_legal_moves_of_one_seat_up_to_the_next_roll(setup):
+    for seed in range(3):
+        game = random_position(setup, seed, 25 + seed)
+        if game.is_over:
+            continue
+        seat, before = game.to_move, game.to_json()
+        moves = Search("normal", seed=seed, iterations=40).choose_turn(game)
+        assert game.to_json() == before
+        assert moves == Search("normal", seed=seed, iterations=40).choose_turn(game)
+        for move in moves:
+            assert game.to_move == seat and game.dice_needed() is None
+            game.push(move)
+        assert game.is_over or game.to_move != seat or game.dice_needed() is not None
+
+
+def test_a_whole_turn_that_wins_is_played_to_the_end():
+    moves = Search("easy", seed=1, iterations=5).choose_turn(chebache_finish_position())
+    assert sorted(moves) == ["14/F", "16/F"]
+    game = shax_mill_position()
+    moves = Search("easy", seed=1, iterations=5).choose_turn(game)
+    assert moves[0] == "d7-a7" and moves[1] in ("xe3", "xg1", "xg4") and len(moves) == 2
+    for move in moves:
+        game.push(move)
+    assert game.outcome is not None and game.outcome.winners == (0,)
