@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from .evaluate import evaluate
-from .mcts import DEFAULT_LEVEL, LEVELS, Level, Search, SearchResult, best_move
+from .mcts import DEFAULT_LEVEL, LEVELS, Level, Search, SearchResult, best_move, bot_turn
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -16,5 +16,6 @@ __all__ = [
     "Search",
     "SearchResult",
     "best_move",
+    "bot_turn",
     "evaluate",
 ]

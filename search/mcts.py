@@ -42,7 +42,7 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level(
-        "easy", 0.12, {"default": 2, "jikaida": 0, "chebache": 0, "sachidjun": 0}, strong=False
+        "easy", 0.1, {"default": 2, "jikaida": 0, "chebache": 0, "sachidjun": 0}, strong=False
     ),
     "normal": Level(
         "normal", 0.9, {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 2}, strong=True
@@ -289,3 +289,13 @@ def best_move(
 ) -> str:
     """The move the bot plays in ``game`` (one of ``game.legal_moves()``)."""
     return Search(level, seed, iterations, seconds).choose(game).move
+
+
+def bot_turn(
+    saved: str, level: str = DEFAULT_LEVEL, seed: int | None = None, iterations: int | None = None
+) -> list[str]:
+    """The bot's whole turn in a saved game (``Game.to_json()``): a top-level function over
+    plain values, for a worker process (``bot.workers``) to run off the event loop."""
+    from games import load_game
+
+    return Search(level, seed, iterations).choose_turn(load_game(saved))

@@ -449,3 +449,14 @@ def test_a_whole_turn_that_wins_is_played_to_the_end():
     for move in moves:
         game.push(move)
     assert game.outcome is not None and game.outcome.winners == (0,)
+
+
+def test_bot_turn_runs_from_a_saved_game_in_a_worker_process():
+    from concurrent.futures import ProcessPoolExecutor
+
+    from search import bot_turn
+
+    game = chebache_finish_position()
+    with ProcessPoolExecutor(1) as pool:
+        moves = pool.submit(bot_turn, game.to_json(), "easy", 1, 5).result(timeout=60)
+    assert sorted(moves) == ["14/F", "16/F"]
