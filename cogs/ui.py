@@ -18,6 +18,8 @@ import discord
 
 from bot.service import BoardView, ChallengeView, ServiceError, StaleBoard, natural_key
 
+from .options import parse_id
+
 if TYPE_CHECKING:
     from bot.app import IdzevaBot
 
@@ -134,16 +136,20 @@ def board_view(board: BoardView) -> discord.ui.View | None:
     return view
 
 
-def board_message(board: BoardView) -> dict[str, Any]:
-    """Keyword arguments for ``send``/``send_message`` that post a board."""
+def board_message(board: BoardView, *, quiet: bool = False) -> dict[str, Any]:
+    """Keyword arguments for ``send``/``send_message`` that post a board. A ``quiet`` copy (for
+    a bystander) names nobody in its text, pings nobody and has no buttons."""
     kwargs: dict[str, Any] = {
         "content": board_content(board),
         "embed": board_embed(board),
         "allowed_mentions": players_only(board),
     }
+    if quiet:
+        status = board.result if board.finished else board.status
+        kwargs.update(content=status, allowed_mentions=discord.AllowedMentions.none())
     if board.image:  # empty when rendering failed: the embed still tells the position
         kwargs["file"] = discord.File(io.BytesIO(board.image), filename=BOARD_FILE)
-    view = board_view(board)
+    view = None if quiet else board_view(board)
     if view is not None:
         kwargs["view"] = view
     return kwargs
@@ -154,46 +160,130 @@ def home_id(board: BoardView) -> int:
     return board.thread_id or board.channel_id
 
 
-async def post_board(
-    interaction: discord.Interaction, board: BoardView, *, show_here: bool = False
-) -> None:
-    """Post a board after ``interaction`` and keep the game's latest board in its home.
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Acknowledge at once, before any work that can be slow (engine, render, database wait):
+    a command shows a private "thinking…" that its first answer replaces; a button defers
+    silently. Answers then go as follow-ups, and boards through the channel. A token that has
+    already expired is no reason to stop: the work is still done and its board still posted."""
+    if interaction.response.is_done():
+        return
+    try:
+        await interaction.response.defer(ephemeral=True)
+    except discord.HTTPException:
+        log.info("could not acknowledge interaction %s; going on", interaction.id)
 
-    In the game's thread (or channel) the board answers the interaction and becomes the latest
-    board. From elsewhere, a changed board is posted in the game's home and the player gets a
-    private pointer there, so the record stays in one place and board links stay right;
-    ``show_here`` (``/game board``) shows it where asked instead, without making it the latest.
+
+def is_command(interaction: discord.Interaction) -> bool:
+    return interaction.type is discord.InteractionType.application_command
+
+
+async def post_board(interaction: discord.Interaction, board: BoardView) -> None:
+    """Post a changed board in the game's home (its thread, or its channel) and make it the
+    latest board, then tell the player where it is (nothing more in the home itself).
+
+    The board goes through the channel, not the interaction: a move that is committed reaches
+    the game's home with the next player's mention even when the interaction's token has
+    expired. Only when the bot cannot post there does the board answer the interaction, and a
+    failure of both is logged, never answered with "try again" (the move was made).
     """
     bot: IdzevaBot = interaction.client  # type: ignore[assignment]
-    at_home = interaction.channel_id == home_id(board)
-    if at_home or show_here:
-        message = await answer_with_board(interaction, board)
-        if at_home:
-            await make_latest_board(bot, board, message.id)
-        return
-    home = bot.get_channel(home_id(board))
-    if isinstance(home, discord.abc.Messageable):
-        summary = board.result if board.finished else board.status
-        # Answer first (the upload below may be slow), pointing at the game's thread/channel.
-        await tell(
-            interaction,
-            f"{board.title} #{board.game_id}: {summary}. The board: <#{home_id(board)}>",
-        )
-        try:
-            message = await home.send(**board_message(board))
-        except discord.HTTPException:
-            log.info("game %s: could not post in its home; answering in place", board.game_id)
+    home = await home_channel(bot, board)
+    message = await send_in(home, board_message(board), board.game_id)
+    if message is not None:
+        await make_latest_board(bot, board, message.id)
+        if interaction.channel_id == home_id(board):
+            await done(interaction)
         else:
-            await make_latest_board(bot, board, message.id)
+            summary = board.result if board.finished else board.status
+            await tell(
+                interaction,
+                f"{board.title} #{board.game_id}: {summary}. The board: <#{home_id(board)}>",
+            )
+        return
+    message = await answer_publicly(interaction, board_message(board))
+    if message is not None and interaction.channel_id == home_id(board):
+        await make_latest_board(bot, board, message.id)
+
+
+async def show_board_here(
+    interaction: discord.Interaction, board: BoardView, *, bystander: bool
+) -> None:
+    """``/game board``: a player's copy is posted where asked (the latest board when that is
+    the game's home); a bystander's is private and pings nobody."""
+    if bystander:
+        await tell_with(interaction, board_message(board, quiet=True))
+        return
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    here = interaction.channel if isinstance(interaction.channel, discord.abc.Messageable) else None
+    message = await send_in(here, board_message(board), board.game_id)
+    if message is None:
+        message = await answer_publicly(interaction, board_message(board))
+    else:
+        await done(interaction)
+    if message is not None and interaction.channel_id == home_id(board):
+        await make_latest_board(bot, board, message.id)
+
+
+async def home_channel(bot: IdzevaBot, board: BoardView) -> discord.abc.Messageable | None:
+    """The game's thread or channel; an archived thread is not cached, so fetch it then."""
+    channel = bot.get_channel(home_id(board))
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(home_id(board))
+        except discord.HTTPException:
+            return None
+    return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+async def send_in(
+    channel: discord.abc.Messageable | None, message: dict[str, Any], game_id: int
+) -> discord.Message | None:
+    """Post through the channel; None when the bot cannot (no access, no permission)."""
+    if channel is None:
+        return None
+    try:
+        return await channel.send(**message)
+    except discord.HTTPException:
+        log.info("game %s: could not post in channel %s", game_id, getattr(channel, "id", "?"))
+        return None
+
+
+async def answer_publicly(
+    interaction: discord.Interaction, message: dict[str, Any]
+) -> discord.Message | None:
+    """A public answer through the interaction (the private "thinking…" is completed first,
+    since the first follow-up would take its place and its privacy)."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(**message)
+            return await interaction.original_response()
+        if is_command(interaction):
+            await interaction.followup.send(NO_HOME, ephemeral=True)
+        return await interaction.followup.send(**message, wait=True)
+    except discord.HTTPException:
+        log.warning("interaction %s: could not post the board anywhere", interaction.id)
+        return None
+
+
+async def done(interaction: discord.Interaction) -> None:
+    """Nothing left to say: take a command's private "thinking…" away."""
+    if is_command(interaction) and interaction.response.is_done():
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+
+
+async def update_source(interaction: discord.Interaction, **changes: Any) -> None:
+    """Edit the message whose button was clicked (through the channel if the token failed)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**changes)
+        else:
+            await interaction.response.edit_message(**changes)
+    except discord.HTTPException:
+        if interaction.message is None:
             return
-    await answer_with_board(interaction, board)
-
-
-async def answer_with_board(interaction: discord.Interaction, board: BoardView) -> discord.Message:
-    if interaction.response.is_done():
-        return await interaction.followup.send(**board_message(board), wait=True)
-    await interaction.response.send_message(**board_message(board))
-    return await interaction.original_response()
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.message.edit(**changes)
 
 
 async def make_latest_board(bot: IdzevaBot, board: BoardView, message_id: int) -> None:
@@ -236,10 +326,18 @@ async def refresh_board(bot: IdzevaBot, board: BoardView) -> None:
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
     """A short ephemeral answer."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    await tell_with(interaction, {"content": text})
+
+
+async def tell_with(interaction: discord.Interaction, message: dict[str, Any]) -> None:
+    """An ephemeral answer; one that cannot be delivered (expired token) is only logged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(**message, ephemeral=True)
+        else:
+            await interaction.response.send_message(**message, ephemeral=True)
+    except discord.HTTPException:
+        log.info("interaction %s: could not answer", interaction.id)
 
 
 async def refuse(interaction: discord.Interaction, text: str) -> None:
@@ -312,14 +410,23 @@ def challenge_view(challenge: ChallengeView) -> discord.ui.View | None:
 # ---- persistent buttons (they survive restarts) -------------------------------
 
 
+NO_HOME = "I could not post in the game's thread or channel, so the board follows here."
 SORRY = "Something went wrong on our side. Please try again; `/game board` shows the current game."
 
 
+ID_FIELDS = ("challenge_id", "game_id", "version")  # None when a custom id's number is no id
+
+
 def guarded(callback: Callable[[Any, discord.Interaction], Awaitable[None]]):
-    """Answer the clicker even when a button's code fails (discord.py would only log it)."""
+    """Acknowledge a click at once, and answer the clicker even when the button's code fails
+    (discord.py would only log it); a custom id whose numbers are no ids is refused."""
 
     @functools.wraps(callback)
     async def wrapper(item: Any, interaction: discord.Interaction) -> None:
+        if any(getattr(item, name, 0) is None for name in ID_FIELDS):
+            await refuse(interaction, "This button names no game I can find.")
+            return
+        await acknowledge(interaction)
         try:
             await callback(item, interaction)
         except Exception:
@@ -332,9 +439,9 @@ def guarded(callback: Callable[[Any, discord.Interaction], Awaitable[None]]):
 
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:ch:(?P<challenge>\d+):(?P<action>accept|decline)",
+    template=r"idz:ch:(?P<challenge>[0-9]+):(?P<action>accept|decline)",
 ):
-    def __init__(self, challenge_id: int, action: str):
+    def __init__(self, challenge_id: int | None, action: str):
         style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
         super().__init__(
             discord.ui.Button(
@@ -348,7 +455,7 @@ class ChallengeButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["challenge"]), match["action"])
+        return cls(parse_id(match["challenge"]), match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -362,7 +469,7 @@ class ChallengeButton(
 
 class BoardButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:g:(?P<game>\d+):(?P<version>\d+):(?P<action>moves|draw|resign|resign!)",
+    template=r"idz:g:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>moves|draw|resign|resign!)",
 ):
     LABELS = {
         "moves": ("Legal moves", discord.ButtonStyle.secondary),
@@ -371,8 +478,11 @@ class BoardButton(
         "resign!": ("Yes, resign", discord.ButtonStyle.danger),
     }
 
-    def __init__(self, game_id: int, version: int, action: str):
-        label, style = self.LABELS[action]
+    def __init__(
+        self, game_id: int | None, version: int | None, action: str, label: str | None = None
+    ):
+        default, style = self.LABELS[action]
+        label = label or default
         super().__init__(
             discord.ui.Button(
                 label=label, style=style, custom_id=f"idz:g:{game_id}:{version}:{action}"
@@ -384,7 +494,7 @@ class BoardButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]), int(match["version"]), match["action"])
+        return cls(parse_id(match["game"]), parse_id(match["version"]), match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -395,11 +505,11 @@ class BoardButton(
 
 class RollButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:r:(?P<game>\d+):(?P<version>\d+)",
+    template=r"idz:r:(?P<game>[0-9]+):(?P<version>[0-9]+)",
 ):
     """Rolls the dice due on this board (server-side); only the player to move may."""
 
-    def __init__(self, game_id: int, version: int):
+    def __init__(self, game_id: int | None, version: int | None):
         super().__init__(
             discord.ui.Button(
                 label="Roll",
@@ -412,7 +522,7 @@ class RollButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]), int(match["version"]))
+        return cls(parse_id(match["game"]), parse_id(match["version"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -423,12 +533,14 @@ class RollButton(
 
 class AnswerButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:a:(?P<game>\d+):(?P<version>\d+):(?P<move>[a-z]+)",
+    template=r"idz:a:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<move>[a-z]+)",
 ):
     """Plays an answer move (e.g. ``accept`` or ``refuse`` a redemption offer) on the board at
     ``version``; only the player addressed may, and an outdated board refuses."""
 
-    def __init__(self, game_id: int, version: int, move: str, label: str | None = None):
+    def __init__(
+        self, game_id: int | None, version: int | None, move: str, label: str | None = None
+    ):
         style = discord.ButtonStyle.success if move == "accept" else discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
@@ -443,7 +555,7 @@ class AnswerButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]), int(match["version"]), match["move"])
+        return cls(parse_id(match["game"]), parse_id(match["version"]), match["move"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -454,9 +566,9 @@ class AnswerButton(
 
 class DrawAnswerButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:dr:(?P<game>\d+):(?P<answer>yes|no)",
+    template=r"idz:dr:(?P<game>[0-9]+):(?P<answer>yes|no)",
 ):
-    def __init__(self, game_id: int, answer: str):
+    def __init__(self, game_id: int | None, answer: str):
         label, style = (
             ("Accept draw", discord.ButtonStyle.success)
             if answer == "yes"
@@ -470,7 +582,7 @@ class DrawAnswerButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]), match["answer"])
+        return cls(parse_id(match["game"]), match["answer"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -481,9 +593,9 @@ class DrawAnswerButton(
 
 class ClaimButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:cl:(?P<game>\d+)",
+    template=r"idz:cl:(?P<game>[0-9]+)",
 ):
-    def __init__(self, game_id: int):
+    def __init__(self, game_id: int | None):
         super().__init__(
             discord.ui.Button(
                 label="Claim the win",
@@ -495,7 +607,7 @@ class ClaimButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]))
+        return cls(parse_id(match["game"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -79,7 +79,7 @@ async def test_timeout_claim(world):
     assert footer(latest_board(match.where)) == f"Game {match.game_id} · version 2"
 
     won = public(await w.alice.click(offer, label="Claim the win"))
-    assert won.channel_id == match.where.id
+    assert won.channel.id == match.where.id
     assert won.content == "Game over: White wins: timeout"
     assert labels(won) == []
     assert [labels(m) for m in boards(match.where)] == [[], [], []]
