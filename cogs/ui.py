@@ -414,6 +414,11 @@ NO_HOME = "I could not post in the game's thread or channel, so the board follow
 SORRY = "Something went wrong on our side. Please try again; `/game board` shows the current game."
 
 
+def shown(number: int | None) -> str:
+    """A number in a custom id; 0 (no game, no challenge) for one that was not an id."""
+    return "0" if number is None else str(number)
+
+
 ID_FIELDS = ("challenge_id", "game_id", "version")  # None when a custom id's number is no id
 
 
@@ -423,10 +428,10 @@ def guarded(callback: Callable[[Any, discord.Interaction], Awaitable[None]]):
 
     @functools.wraps(callback)
     async def wrapper(item: Any, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         if any(getattr(item, name, 0) is None for name in ID_FIELDS):
             await refuse(interaction, "This button names no game I can find.")
             return
-        await acknowledge(interaction)
         try:
             await callback(item, interaction)
         except Exception:
@@ -447,7 +452,7 @@ class ChallengeButton(
             discord.ui.Button(
                 label=action.capitalize(),
                 style=style,
-                custom_id=f"idz:ch:{challenge_id}:{action}",
+                custom_id=f"idz:ch:{shown(challenge_id)}:{action}",
             )
         )
         self.challenge_id = challenge_id
@@ -485,7 +490,9 @@ class BoardButton(
         label = label or default
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"idz:g:{game_id}:{version}:{action}"
+                label=label,
+                style=style,
+                custom_id=f"idz:g:{shown(game_id)}:{shown(version)}:{action}",
             )
         )
         self.game_id = game_id
@@ -514,7 +521,7 @@ class RollButton(
             discord.ui.Button(
                 label="Roll",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"idz:r:{game_id}:{version}",
+                custom_id=f"idz:r:{shown(game_id)}:{shown(version)}",
             )
         )
         self.game_id = game_id
@@ -546,7 +553,7 @@ class AnswerButton(
             discord.ui.Button(
                 label=label or move.capitalize(),
                 style=style,
-                custom_id=f"idz:a:{game_id}:{version}:{move}",
+                custom_id=f"idz:a:{shown(game_id)}:{shown(version)}:{move}",
             )
         )
         self.game_id = game_id
@@ -575,7 +582,9 @@ class DrawAnswerButton(
             else ("Decline", discord.ButtonStyle.secondary)
         )
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"idz:dr:{game_id}:{answer}")
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"idz:dr:{shown(game_id)}:{answer}"
+            )
         )
         self.game_id = game_id
         self.answer = answer
@@ -600,7 +609,7 @@ class ClaimButton(
             discord.ui.Button(
                 label="Claim the win",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"idz:cl:{game_id}",
+                custom_id=f"idz:cl:{shown(game_id)}",
             )
         )
         self.game_id = game_id
