@@ -34,6 +34,7 @@ LAST_MOVE = "Last move"  # a summary field that the board's description shows in
 WARNING = "Warning"  # a summary field shown in bold in the description, e.g. "CHEBACHE! ..."
 ON_TOP = (LAST_MOVE, WARNING)  # summary fields the description shows instead of a field
 INLINE_FIELD_LIMIT = 40  # longer field values get the embed's full width
+CONTENT_LIMIT = 2000  # Discord's limit for a message's text
 DESCRIPTION_LIMIT, FIELD_NAME_LIMIT, FIELD_VALUE_LIMIT = 4096, 256, 1024  # Discord's limits
 MENTION = re.compile(r"<@!?\d+>")  # shown as a short @name
 
@@ -186,6 +187,16 @@ async def post_board(interaction: discord.Interaction, board: BoardView) -> None
     expired. Only when the bot cannot post there does the board answer the interaction, and a
     failure of both is logged, never answered with "try again" (the move was made).
     """
+    try:
+        await deliver_board(interaction, board)
+    except Exception:  # the change is committed: report it, never answer "try again"
+        log.exception(
+            "game %s: version %s committed; posting its board failed", board.game_id, board.version
+        )
+        await done(interaction)
+
+
+async def deliver_board(interaction: discord.Interaction, board: BoardView) -> None:
     bot: IdzevaBot = interaction.client  # type: ignore[assignment]
     home = await home_channel(bot, board)
     message = await send_in(home, board_message(board), board.game_id)
@@ -325,8 +336,8 @@ async def refresh_board(bot: IdzevaBot, board: BoardView) -> None:
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
-    """A short ephemeral answer."""
-    await tell_with(interaction, {"content": text})
+    """A short ephemeral answer (within Discord's 2,000 characters, whatever it quotes)."""
+    await tell_with(interaction, {"content": clip(text, CONTENT_LIMIT)})
 
 
 async def tell_with(interaction: discord.Interaction, message: dict[str, Any]) -> None:

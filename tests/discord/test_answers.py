@@ -89,6 +89,25 @@ async def test_a_move_reaches_the_thread_when_the_followup_fails(world):
     assert latest_board(match.where).content == f"{w.bob.mention}, your turn."
 
 
+async def test_a_failure_after_a_committed_move_never_says_try_again(world, no_logged_errors):
+    w = world
+    match = await start_game(w)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database on fire")
+
+    w.env.bot.service.set_board_message = broken  # fails after the board went out
+    result = await w.alice.slash(match.where, "shax move", move="d2")
+    assert result.response is None  # the "thinking…" was taken away, nothing else said
+    board = latest_board(match.where)
+    assert footer(board) == f"Game {match.game_id} · version 2"
+    assert board.content == f"{w.bob.mention}, your turn."
+    assert [r.getMessage() for r in no_logged_errors.records] == [
+        f"game {match.game_id}: version 2 committed; posting its board failed"
+    ]
+    no_logged_errors.records.clear()
+
+
 async def test_game_numbers_are_ascii_digits_within_sqlite_range(world):
     w = world
     match = await start_game(w)
