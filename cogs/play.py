@@ -43,6 +43,7 @@ from .ui import (
     send_in,
     show_board_here,
     single_button_view,
+    tell,
     tell_with,
     update_source,
 )
@@ -78,13 +79,12 @@ async def resolve_game(
     if option:
         game_id = parse_game_option(option)
         if kind is not None:
-            named = await svc.summary(game_id, guild)
-            if named.kind != kind:
-                use = command_for(interaction, named.kind)
-                raise ServiceError(f"Game #{game_id} is {named.title}: use `{use}`.")
+            refuse_other_kind(interaction, await svc.summary(game_id, guild), kind)
         return game_id
     here = await svc.game_in_thread(guild, interaction.channel_id or 0)
-    if here is not None and (kind is None or here.kind == kind):
+    if here is not None:  # a game's thread holds that game only
+        if kind is not None:
+            refuse_other_kind(interaction, here, kind)
         return here.game_id
     games = [
         g
@@ -99,6 +99,13 @@ async def resolve_game(
     if not games:
         raise ServiceError("You have no game in progress here. Start one with a challenge.")
     raise ServiceError("You have several games here: choose one with the `game` option.")
+
+
+def refuse_other_kind(interaction: discord.Interaction, game: GameSummary, kind: str) -> None:
+    """``/shax move`` on a Tchela game changes nothing and says which command to use."""
+    if game.kind != kind:
+        use = command_for(interaction, game.kind)
+        raise ServiceError(f"Game #{game.game_id} is {game.title}: use `{use}`.")
 
 
 def command_for(interaction: discord.Interaction, kind: str) -> str:
@@ -447,19 +454,20 @@ async def resign_command(interaction: discord.Interaction, option: str | None) -
         games = await svc.list_games(guild, interaction.user.id)
         if not games:
             raise ServiceError("You have no game in progress here.")
-        boards = [await svc.board(g.game_id, guild, with_image=False) for g in games]
+        shown = games[:RESIGN_CHOICES]
+        boards = [await svc.board(g.game_id, guild, with_image=False) for g in shown]
     except ServiceError as error:
         await answer_error(interaction, error)
         return
     view = discord.ui.View(timeout=None)
-    for board in boards[:RESIGN_CHOICES]:
+    for board in boards:
         label = f"Resign {board.title} #{board.game_id}"
         view.add_item(BoardButton(board.game_id, board.version, "resign!", label=label))
-    if len(boards) == 1:
+    if len(games) == 1:
         question = f"Resign {boards[0].title} #{boards[0].game_id}? This cannot be undone."
     else:
-        more = "" if len(boards) <= RESIGN_CHOICES else " (or name another with `game`)"
-        question = f"You have {len(boards)} games here: which one do you resign{more}? "
+        more = "" if len(games) <= RESIGN_CHOICES else " (or name another with `game`)"
+        question = f"You have {len(games)} games here: which one do you resign{more}? "
         question += "This cannot be undone."
     await tell_with(interaction, {"content": question, "view": view})
 
@@ -539,7 +547,7 @@ async def history(interaction: discord.Interaction, game: str | None) -> None:
     text = "\n".join(lines) if lines else "No moves yet."
     if len(text) > 1900:
         text = "…\n" + text[-1900:].split("\n", 1)[-1]
-    await refuse(interaction, f"**Game #{game_id}**\n```\n{text}\n```")
+    await tell(interaction, f"**Game #{game_id}**\n```\n{text}\n```")
 
 
 async def board_button(

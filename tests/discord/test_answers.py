@@ -137,6 +137,10 @@ async def test_a_games_command_refuses_a_game_of_another_kind(world):
     text = refused(await w.alice.slash(w.channel, "sachi move", moves="M-W2", game="1"))
     assert text == "Game #1 is Tchela: use `/tchela move`."
     assert await w.alice.autocomplete(w.channel, "shax move", "move", "", game="1") == []
+    # In the Tchela game's thread, without `game`, the same: the thread holds that game only.
+    [tchela_thread] = [t for t in w.channel.threads if t.name == "Tchela #1"]
+    text = refused(await w.alice.slash(tchela_thread, "shax move", move="d2"))
+    assert text == "Game #1 is Tchela: use `/tchela move`."
     history = refused(await w.alice.slash(w.channel, "game history", game="1"))
     assert "No moves yet." in history  # Tchela #1 untouched
     assert footer(latest_board(shax.where)) == f"Game {shax.game_id} · version 1"
