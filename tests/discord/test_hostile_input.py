@@ -127,8 +127,15 @@ async def test_hostile_values_in_every_option_of_every_command(world, db_path):
                 assert SORRY not in (said.content or ""), (name, param.name, value)
                 assert said.ephemeral or name == "roll", (name, param.name, value, said)
                 tried += 1
-                if param.autocomplete and isinstance(value, str):
-                    filled = {k: v for k, v in options.items() if k != param.name}
-                    await caller.autocomplete(w.channel, name, param.name, value, **filled)
+                if not isinstance(value, str):
+                    continue
+                others = {k: v for k, v in options.items() if k != param.name}
+                if param.autocomplete:  # typed into the option itself ...
+                    await caller.autocomplete(w.channel, name, param.name, value, **others)
+                for other in command.parameters:  # ... and filled in while typing another
+                    if other.autocomplete and other is not param:
+                        filled = {**others, param.name: value}
+                        filled.pop(other.name, None)
+                        await caller.autocomplete(w.channel, name, other.name, "", **filled)
     assert tried > 400
     assert database(db_path) == before
