@@ -176,7 +176,7 @@ async def move_autocomplete(
         choices = await service(interaction).move_choices(
             game_id, guild_id(interaction), typed=current
         )
-    except ServiceError:
+    except (ServiceError, ValueError):  # ValueError: a parser that could not read ``current``
         return []
     if keep is not None:
         choices = [(move, text) for move, text in choices if keep(move)]
