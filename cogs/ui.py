@@ -421,7 +421,7 @@ def challenge_view(challenge: ChallengeView) -> discord.ui.View | None:
 # ---- persistent buttons (they survive restarts) -------------------------------
 
 
-NO_HOME = "I could not post in the game's thread or channel, so the board follows here."
+NO_HOME = "I cannot post there myself, so it follows here as an answer."
 SORRY = "Something went wrong on our side. Please try again; `/game board` shows the current game."
 
 

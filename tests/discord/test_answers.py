@@ -5,9 +5,10 @@ from __future__ import annotations
 import discord
 from simcord import SetupError
 
-from cogs.ui import SORRY, BoardButton, ChallengeButton, single_button_view
+from cogs.ui import NO_HOME, SORRY, BoardButton, ChallengeButton, single_button_view
 
 from .helpers import (
+    BOARD_BUTTONS,
     answer,
     boards,
     challenge,
@@ -106,6 +107,21 @@ async def test_a_failure_after_a_committed_move_never_says_try_again(world, no_l
         f"game {match.game_id}: version 2 committed; posting its board failed"
     ]
     no_logged_errors.records.clear()
+
+
+async def test_a_board_the_bot_cannot_post_comes_as_the_answer(world):
+    w = world
+    match = await start_game(w)
+    w.env.inject_error("POST", f"/channels/{match.where.id}/messages", status=403, code=50013)
+    result = await w.alice.slash(match.where, "shax move", move="d2")
+    told, board = result.response, public(result)
+    assert told.ephemeral and told.content == NO_HOME
+    assert board.id in [m.id for m in result.followups] and board.channel.id == match.where.id
+    assert board.content == f"{w.bob.mention}, your turn."
+    # It is the game's latest board: its buttons work, the older board's are gone.
+    assert [labels(m) for m in boards(match.where)] == [[], BOARD_BUTTONS]
+    text = refused(await w.bob.click(board, label="Legal moves"), "Legal moves (23)")
+    assert "`d2`" not in text
 
 
 async def test_game_numbers_are_ascii_digits_within_sqlite_range(world):
