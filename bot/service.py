@@ -511,6 +511,10 @@ class GameService:
         )
         return [self._summary(row) for row in rows]
 
+    async def summary(self, game_id: int, guild_id: int) -> GameSummary:
+        """The game's row as a summary (kind, players, home), without loading the game."""
+        return self._summary(await self._game_row(game_id, guild_id))
+
     async def game_in_thread(self, guild_id: int, thread_id: int) -> GameSummary | None:
         row = await self._store.game_in_thread(guild_id, thread_id)
         return self._summary(row) if row else None
@@ -815,7 +819,7 @@ def last_action(entries: Sequence[LogEntry]) -> str | None:
     return " ".join(str(entry) for entry in shown)
 
 
-DICE_RE = re.compile(r"([0-9]{0,9})\s*[dD]\s*([0-9]{1,9})")  # no 4,300-digit ints
+DICE_RE = re.compile(r"([0-9]{0,4})\s*[dD]\s*([0-9]{1,6})")  # ASCII, and short
 MAX_DICE, MAX_SIDES = 10, 100
 
 
@@ -973,6 +977,9 @@ def _move_action(user_id: int, text: str, row: GameRow, game: Game, now: float) 
         game.push_line(text)
     except IllegalMove as exc:
         raise IllegalMoveError(_illegal_message(text, exc), exc.legal) from None
+    except ValueError:  # a parser's own failure (e.g. a number past int's digit limit)
+        shown = text.strip().replace("`", "")[:40]
+        raise IllegalMoveError(f"`{shown}` is not a move I can read.") from None
     return {"draw_offer_seat": None}  # any move clears a pending draw offer
 
 
