@@ -242,7 +242,7 @@ class GameRow:
     kind: str
     variants: tuple[str, ...]
     players: tuple[int, ...]
-    state: str
+    state: str  # Game.to_json(); "" for a finished game listed by games_of_user
     version: int
     status: str
     result: str | None
