@@ -151,17 +151,20 @@ MIGRATIONS: list[str] = [
     """,
 ]
 
-# The SQLite build must have the JSON functions (every build since 3.38 has them built in).
+# Migration 3 and its triggers use json_each: built into SQLite since 3.38 (and in most
+# builds before).
+
 # synchronous = FULL. In WAL mode NORMAL syncs the log only at checkpoints, so a power cut or
 # an operating-system crash (not a crash of the bot: the system still writes what it was
 # given) can lose the last commits: a move already shown to the players, with the next
 # player's mention, would be gone after the restart, and the board in Discord would disagree
 # with the database. FULL syncs the log at every commit. Its cost, measured by `make bench`
 # (bench/storage.py, on a real file of this 2-core machine's disk, modes alternating): a
-# game's update takes 0.2-0.6 ms with NORMAL and 0.5-5 ms with FULL (the fsync varies with
-# the load), and a whole Shax move (engine, write, rendering) 26.4 against 28.2 ms on
-# average. Even at 5 ms a write, one connection commits 200 moves a second, above the load
-# target (about 125 actions/s): durability is worth its millisecond.
+# game's update takes 0.2-1.3 ms with NORMAL and 0.5-6.5 ms with FULL (the fsync varies
+# with the machine's load), and whole Shax moves (engine, write, rendering) showed no
+# difference beyond the noise (means 26.4 against 28.2 ms in one run, 47.3 against 40.4 in
+# a busier one). Even at 6.5 ms a write, one connection commits 150 moves a second, above
+# the load target (about 125 actions/s): durability is worth its milliseconds.
 SYNCHRONOUS = "FULL"
 
 # A player's games as lists show them: a finished game (with its result) comes without its
@@ -239,7 +242,7 @@ class GameRow:
     kind: str
     variants: tuple[str, ...]
     players: tuple[int, ...]
-    state: str
+    state: str  # Game.to_json(); "" for a finished game listed by games_of_user
     version: int
     status: str
     result: str | None
