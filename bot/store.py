@@ -161,13 +161,13 @@ MIGRATIONS: list[str] = [
 # with the database. FULL syncs the log at every commit. Its cost, measured by `make bench`
 # (bench/storage.py, on a real file of this 2-core machine's disk, modes alternating): a
 # game's update takes 0.2-1.3 ms with NORMAL and 0.5-6.5 ms with FULL (the fsync varies
-# with the machine's load), and whole Shax moves (engine, write, rendering) showed no
-# difference beyond the noise (means 26.4 against 28.2 ms in one run, 47.3 against 40.4 in
-# a busier one). Even at 6.5 ms a write, one connection commits 150 moves a second, above
-# the load target (about 125 actions/s), and look-ups go through their own connection, which
-# does not wait for a commit (with one connection, a look-up during writes took 2.4-6.3 ms
-# at p50 with FULL against 1.6-2.0 with NORMAL; with two, about 1.1 ms both ways): durability
-# is worth its milliseconds.
+# with the machine's load); whole Shax moves (engine, write, rendering) averaged 26.4, 47.3
+# and 28.9 ms with NORMAL against 28.2, 40.4 and 33.3 ms with FULL in three runs on a busy
+# machine: a few milliseconds at most, within the noise. Even at 6.5 ms a write, one
+# connection commits 150 moves a second, above the load target (about 125 actions/s), and
+# look-ups go through their own connection, which does not wait for a commit (with one
+# connection, a look-up during writes took 2.4-6.3 ms at p50 with FULL against 1.6-2.0 with
+# NORMAL; with two, 1.1-1.7 ms both ways): durability is worth its milliseconds.
 SYNCHRONOUS = "FULL"
 
 # A player's games as lists show them: a finished game (with its result) comes without its
