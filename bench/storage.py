@@ -86,6 +86,50 @@ async def service_moves_per_second(folder: Path, synchronous: str) -> tuple[floa
     return 1000 * len(moves) / sum(moves), moves
 
 
+async def reads_while_writing(folder: Path, synchronous: str) -> list[float]:
+    """Look-ups (20 readers, like autocomplete) while moves are committed about every 4 ms:
+    the reading connection does not wait for a commit's fsync."""
+    state = random_game("shax", random.Random(1), 60).to_json()
+    path = folder / f"reads-{synchronous.lower()}.db"
+    async with await Store.open(str(path), synchronous=synchronous) as store:
+        games = {}
+        for number in range(50):
+            game_id = await store.insert_game(
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                kind="shax",
+                players=(number, number + 1),
+                state=state,
+                created_at=START,
+                updated_at=START,
+            )
+            games[game_id] = 1
+        ids, reads, writing = list(games), [], True
+        loop = asyncio.get_running_loop()
+
+        async def writer() -> None:
+            number = 0
+            while writing:
+                game_id = ids[number % len(ids)]
+                assert await store.update_game(game_id, games[game_id], state=state)
+                games[game_id] += 1
+                number += 1
+                await asyncio.sleep(0.004)
+
+        async def reader(first: int) -> None:
+            for step in range(100):
+                started = loop.time()
+                await store.game_version(ids[(first + step) % len(ids)])
+                reads.append((loop.time() - started) * 1000)
+                await asyncio.sleep(0.005)
+
+        task = asyncio.create_task(writer())
+        await asyncio.gather(*(reader(first) for first in range(20)))
+        writing = False
+        await task
+    return reads
+
+
 def durability_lines(folder: Path, rounds: int = 2) -> list[str]:
     """Each mode in turn, ``rounds`` times: the machine's load changes under a benchmark."""
     lines = ["Durability: synchronous NORMAL against FULL (WAL, a real file), modes alternating"]
@@ -104,6 +148,9 @@ def durability_lines(folder: Path, rounds: int = 2) -> list[str]:
     for mode, times in moves.items():
         rate = 1000 * len(times) / sum(times)
         lines.append(summary_row(f"whole Shax move, {mode}", times, f"{rate:.1f} moves/s"))
+    for mode in writes:
+        reads = asyncio.run(reads_while_writing(folder, mode))
+        lines.append(summary_row(f"look-up during writes, {mode}", reads, "20 readers"))
     cost = sum(writes["FULL"]) / rounds - sum(writes["NORMAL"]) / rounds
     lines.append(
         f"  FULL costs {cost:.2f} ms per write; the store uses FULL"
