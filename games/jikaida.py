@@ -7,9 +7,12 @@ before the first move) lets Blue start.
 
 Board squares are integers ``rank * width + file`` (both from 0). A piece is an int
 ``side * 16 + kind``; 0 is an empty square. Moves are generated pseudo-legally from
-precomputed rays, then filtered with a targeted "is this square attacked" test (reverse rays
-for sliders, leapers and vaults; forward generation only for the few pieces with unusual
-reach: unmoved Deldars and Paktuns within four squares, and Pallans).
+precomputed rays, then filtered for Kaida: the King is tested once per position, backwards
+from its square for every kind of reach (rays for sliders and short-range pieces, knight
+squares, runs of pieces for vaults, and the double moves of unmoved Deldars and Paktuns and
+the Pallans' bent vaults, moves then vaults and front turns), and only the moves that could
+change the answer (pinned pieces, King moves, squares the vault and Pallan tests read) are
+tried on the board (see ``Jikaida._legal_targets``).
 """
 
 from __future__ import annotations
