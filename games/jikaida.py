@@ -468,7 +468,13 @@ class Jikaida(Game):
         board, need = self.board, self.line_min
         rays = self.geo.vault_rays[need][s] if dirs is None else [self.geo.ray[s][d] for d in dirs]
         for ray in rays:
-            if len(ray) <= need or not all(board[t] for t in ray[:need]):
+            # line_min is 2 or 3
+            if (
+                len(ray) <= need
+                or not board[ray[0]]
+                or not board[ray[1]]
+                or (need > 2 and not board[ray[2]])
+            ):
                 continue
             for t in ray[need:]:
                 if board[t]:
