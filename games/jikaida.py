@@ -1174,16 +1174,6 @@ class Jikaida(Game):
                     out.append((home, p))
         return out
 
-    def _fmt(self, s: int, t: int) -> list[str]:
-        g, board = self.geo, self.board
-        v = board[s]
-        base = g.name(s) + ("x" if board[t] else "-") + g.name(t)
-        last = g.h - 1 if v >> 4 == YELLOW else 0
-        if v & 15 == S and g.rank[t] == last:
-            promos = ("D",) if self.pastang else PROMOTIONS
-            return [f"{base}={c}" for c in promos]
-        return [base]
-
     def _legal(self) -> list[str]:
         key = (tuple(self.board), self.turn, frozenset(self.unmoved), tuple(self.fluttember))
         if self._memo is not None and self._memo[0] == key:
