@@ -7,9 +7,12 @@ before the first move) lets Blue start.
 
 Board squares are integers ``rank * width + file`` (both from 0). A piece is an int
 ``side * 16 + kind``; 0 is an empty square. Moves are generated pseudo-legally from
-precomputed rays, then filtered with a targeted "is this square attacked" test (reverse rays
-for sliders, leapers and vaults; forward generation only for the few pieces with unusual
-reach: unmoved Deldars and Paktuns within four squares, and Pallans).
+precomputed rays, then filtered for Kaida: the King is tested once per position, backwards
+from its square for every kind of reach (rays for sliders and short-range pieces, knight
+squares, runs of pieces for vaults, and the double moves of unmoved Deldars and Paktuns and
+the Pallans' bent vaults, moves then vaults and front turns), and only the moves that could
+change the answer (pinned pieces, King moves, squares the vault and Pallan tests read) are
+tried on the board (see ``Jikaida._legal_targets``).
 """
 
 from __future__ import annotations
@@ -532,7 +535,13 @@ class Jikaida(Game):
         board, need = self.board, self.line_min
         rays = self.geo.vault_rays[need][s] if dirs is None else [self.geo.ray[s][d] for d in dirs]
         for ray in rays:
-            if len(ray) <= need or not all(board[t] for t in ray[:need]):
+            # line_min is 2 or 3
+            if (
+                len(ray) <= need
+                or not board[ray[0]]
+                or not board[ray[1]]
+                or (need > 2 and not board[ray[2]])
+            ):
                 continue
             for t in ray[need:]:
                 if board[t]:
@@ -1231,16 +1240,6 @@ class Jikaida(Game):
                 if ok:
                     out.append((home, p))
         return out
-
-    def _fmt(self, s: int, t: int) -> list[str]:
-        g, board = self.geo, self.board
-        v = board[s]
-        base = g.name(s) + ("x" if board[t] else "-") + g.name(t)
-        last = g.h - 1 if v >> 4 == YELLOW else 0
-        if v & 15 == S and g.rank[t] == last:
-            promos = ("D",) if self.pastang else PROMOTIONS
-            return [f"{base}={c}" for c in promos]
-        return [base]
 
     def _legal(self) -> list[str]:
         key = (tuple(self.board), self.turn, frozenset(self.unmoved), tuple(self.fluttember))

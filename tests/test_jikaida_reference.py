@@ -393,6 +393,8 @@ class Reference:
 def same_as_reference(game: Jikaida) -> Reference:
     """Check the engine's lists for the side to move against the reference."""
     ref = Reference(game)
+    for side in (0, 1):  # the pseudo-legal moves of both sides
+        assert sorted(game._pseudo(side)) == sorted(ref._pseudo(side)), game.to_json()
     assert sorted(game._legal_pairs()) == sorted(ref._legal_pairs()), game.to_json()
     assert game._fluttember_moves() == ref._fluttember_moves(), game.to_json()
     game._memo = None
