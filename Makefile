@@ -31,6 +31,7 @@ run: $(STAMP)
 	$(BIN)/idzeva run
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python -m bench
 
 bench-load: $(STAMP)

@@ -1,7 +1,8 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines, load, service
+from . import engines, load, service, storage
 
 engines.main()
 service.main()
 load.main()
+storage.main()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
@@ -22,9 +23,44 @@ def time_ms(action: Callable[[], object]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def summary_row(name: str, samples_ms: list[float], target: str = "") -> str:
+def time_wall_cpu_ms(action: Callable[[], object]) -> tuple[float, float]:
+    """Wall-clock and CPU time of ``action``: on a busy machine the wall clock also counts
+    the waits for a core, the CPU time only the work."""
+    start, cpu = time.perf_counter(), time.process_time()
+    action()
+    return (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
+
+
+def machine_load() -> str:
+    """One line on how busy the machine is, to read the wall-clock figures by."""
+    cores = os.cpu_count() or 1
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return f"{cores} cores"
+    return f"load average {one:.1f} (5 min {five:.1f}) on {cores} cores"
+
+
+def verdict(value: float, limit: float, at_least: bool = False) -> str:
+    """ "ok" when ``value`` meets its target (at most ``limit``, or at least), "MISS" if not."""
+    met = value >= limit if at_least else value <= limit
+    return "ok" if met else "MISS"
+
+
+def summary_row(
+    name: str,
+    samples_ms: list[float],
+    target: str = "",
+    limits: dict[str, float] | None = None,
+) -> str:
+    """One timing row; ``limits`` ({"p50": 1.5, "p99": 5}) prints each target, marked "ok" or
+    "MISS"."""
     p50, p99 = percentile(samples_ms, 0.5), percentile(samples_ms, 0.99)
     mean = statistics.fmean(samples_ms)
+    if limits:
+        got = {"p50": p50, "p99": p99, "mean": mean}
+        marks = [f"{k} <= {v:g} ms {verdict(got[k], v)}" for k, v in limits.items()]
+        target = " ".join(part for part in ("target " + ", ".join(marks), target) if part)
     return f"  {name:<28} p50 {p50:8.3f} ms   p99 {p99:8.3f} ms   mean {mean:8.3f} ms   {target}"
 
 

@@ -6,6 +6,7 @@ in-memory or temporary database, a fake clock and a seeded roller.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 import time
@@ -18,7 +19,7 @@ from games import DiceSpec
 
 from .config import Settings
 from .service import GameService, Notice
-from .store import Store
+from .store import Store, StoreError
 from .workers import Workers
 
 log = logging.getLogger("idzeva")
@@ -162,6 +163,20 @@ def run_bot() -> int:
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 1
-    discord.utils.setup_logging(level=logging.INFO)
-    create_bot(settings).run(settings.token, log_handler=None)
+    try:
+        # Before connecting to Discord: a database the bot cannot use stops it here, with
+        # one line, not with a traceback or at the first move.
+        asyncio.run(check_database(settings.db_path))
+        discord.utils.setup_logging(level=logging.INFO)
+        create_bot(settings).run(settings.token, log_handler=None)
+    except StoreError as error:
+        print(f"Cannot start: {error}", file=sys.stderr)
+        return 1
     return 0
+
+
+async def check_database(path: str) -> None:
+    """Open (creating or upgrading) the database and run ``PRAGMA quick_check`` on it;
+    ``StoreError`` says what is wrong."""
+    store = await Store.open(path, check=True)
+    await store.close()

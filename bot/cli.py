@@ -2,7 +2,7 @@
 
 idzeva legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
 idzeva show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
-idzeva play  GAME [--variant V]...
+idzeva play  GAME [--variant V]... [--position FILE] [--out DIR]
 idzeva run
 """
 
@@ -11,16 +11,21 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import os
 import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from games import GAMES, Game, IllegalMove, game_class, load_game
 
 EXIT_ILLEGAL = 2
+# Position files and saved games are small (a long saved game is tens of kilobytes); reading
+# stops here, so that a wrong path (a disk image, /dev/zero) is refused instead of filling
+# the memory.
+MAX_FILE_BYTES = 4_000_000
 
 
 class CliError(Exception):
@@ -77,6 +82,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     play = argparse.ArgumentParser(prog="idzeva play", description="hot-seat play in a terminal")
     play.add_argument("game")
     play.add_argument("--variant", action="append", default=[], metavar="V")
+    play.add_argument("--position", metavar="FILE", help="start from this JSON position")
     play.add_argument("--out", metavar="DIR", help="folder for the board images")
 
     run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
@@ -88,7 +94,8 @@ USAGE = """usage: idzeva COMMAND ...
 commands:
   legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
   show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
-  play  GAME [--variant V]...      hot-seat play in the terminal
+  play  GAME [--variant V]... [--position FILE] [--out DIR]
+                                   hot-seat play in the terminal
   run                              start the Discord bot (token from .env)
 """
 
@@ -134,17 +141,20 @@ def game_from_position(name: str, path: str, variants: Sequence[str]) -> Game:
             f"{', '.join(able) or 'no game'}"
         )
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise CliError(f"cannot read position file {path}: {reason}") from None
+        text = read_text(path)
+    except (OSError, ValueError) as error:
+        raise CliError(f"cannot read position file {path}: {reason_of(error)}") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as error:
         raise CliError(
             f"position file {path} is not JSON: {error.msg} (line {error.lineno}, "
             f"column {error.colno})"
         ) from None
+    except ValueError as error:
+        raise CliError(f"bad position file {path}: {error}") from None
+    except RecursionError:
+        raise CliError(f"bad position file {path}: nested deeper than a position can be") from None
     try:
         game = cls.from_position(data)  # type: ignore[attr-defined]
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
@@ -158,6 +168,43 @@ def game_from_position(name: str, path: str, variants: Sequence[str]) -> Game:
             f"(variant {shown}); leave --variant out: the file sets the variant"
         )
     return game
+
+
+def reason_of(error: BaseException) -> str:
+    """One line saying what went wrong with a file: ``No such file or directory``."""
+    text = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return text.splitlines()[0]
+
+
+def read_text(path: str | Path) -> str:
+    """A small UTF-8 text file; OSError or ValueError (with a reason) otherwise."""
+    with open(path, "rb") as file:
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"larger than {MAX_FILE_BYTES // 1_000_000} MB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+
+
+def write_file(path: str | Path, data: bytes, what: str) -> None:
+    """Write ``data`` to ``path`` or raise CliError with one line saying why not (a missing
+    folder, a folder, a full disk, no permission)."""
+    try:
+        Path(path).write_bytes(data)
+    except (OSError, ValueError) as error:
+        raise CliError(f"cannot write {what} {path}: {reason_of(error)}") from None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json`` keeps the last of two equal keys; in a position that hides a piece."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"{key!r} appears twice")
+        data[key] = value
+    return data
 
 
 def start_game(args: argparse.Namespace) -> Game:
@@ -246,13 +293,14 @@ def cmd_legal(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     game = start_game(args)
     play_moves(game, args.moves, args.dice)
-    out.write(game.text_board() + "\n\n" + status_text(game) + "\n")
-    if args.png:
+    if args.png:  # first, so that a path that cannot be written prints nothing else
         try:
             image = render_png(game)
         except KeyError:
             raise CliError(f"no board image for {game.title} yet") from None
-        Path(args.png).write_bytes(image)
+        write_file(args.png, image, "image")
+    out.write(game.text_board() + "\n\n" + status_text(game) + "\n")
+    if args.png:
         out.write(f"Image written to {args.png}\n")
     return 0
 
@@ -276,6 +324,10 @@ class HotSeat:
         self.out_dir = out_dir
         self.out = out
         self.rng = rng or random.SystemRandom()
+        self.images = True  # off after an image could not be written
+        # The position the log starts from (a position file's, not always the start): undo
+        # replays the log from here.
+        self.origin = game.copy()
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -283,12 +335,23 @@ class HotSeat:
 
     def show(self) -> None:
         self.say("\n" + self.game.text_board() + "\n\n" + status_text(self.game))
+        if not self.images:
+            return
         path = self.out_dir / f"ply-{self.game.ply:03d}.png"
         try:
-            path.write_bytes(render_png(self.game))
-            self.say(f"Image: {path}")
+            image = render_png(self.game)
         except (ImportError, KeyError):
-            pass  # a game without a renderer yet still plays as text
+            return  # a game without a renderer yet still plays as text
+        try:
+            path.write_bytes(image)
+        except (OSError, ValueError) as error:
+            self.images = False
+            self.say(
+                f"Could not write the image {path}: {reason_of(error)}. "
+                "The game goes on without images."
+            )
+            return
+        self.say(f"Image: {path}")
 
     def roll_dice(self) -> None:
         while (spec := self.game.dice_needed()) is not None:
@@ -335,8 +398,12 @@ class HotSeat:
         if not moves_played:
             self.say("Nothing to undo.")
             return
-        fresh = type(self.game)(self.game.variant_set, self.game.seats)
-        fresh.replay(self.game.log[: moves_played[-1]])
+        fresh = self.origin.copy()
+        try:
+            fresh.replay(self.game.log[: moves_played[-1]])
+        except IllegalMove:
+            self.say("Cannot take back moves of a game that was saved from a position.")
+            return
         self.game = fresh
         self.say("Took back the last move.")
         self.show()
@@ -345,15 +412,35 @@ class HotSeat:
         if not name:
             self.say("Usage: save FILE")
             return
-        Path(name).write_text(self.game.to_json(), encoding="utf-8")
+        try:
+            Path(name).write_text(self.game.to_json(), encoding="utf-8")
+        except (OSError, ValueError) as error:
+            self.say(f"Could not save to {name}: {reason_of(error)}. The game goes on.")
+            return
         self.say(f"Saved to {name}")
 
     def load(self, name: str) -> None:
-        try:
-            self.game = load_game(Path(name).read_text(encoding="utf-8"))
-        except (OSError, ValueError, KeyError) as error:
-            self.say(f"Could not load {name}: {error}")
+        if not name:
+            self.say("Usage: load FILE")
             return
+        try:
+            text = read_text(name)
+        except (OSError, ValueError) as error:
+            self.say(f"Could not load {name}: {reason_of(error)}. The game goes on.")
+            return
+        try:
+            game = load_game(text)
+            # A saved game is only as good as the position it rebuilds: try it out before
+            # the game in play is replaced.
+            game.legal_moves()
+            game.text_board()
+            status_text(game)
+        except Exception as error:  # any damage refuses the file and nothing more
+            reason = reason_of(error) if isinstance(error, ValueError) else "damaged saved game"
+            self.say(f"Could not load {name}: {reason[:200]}. The game goes on.")
+            return
+        self.game = game
+        self.origin = type(game)(game.variant_set, game.seats)
         self.say(f"Loaded {name}")
         self.show()
 
@@ -388,9 +475,15 @@ def _input_lines(prompt: str = "> ") -> Iterator[str]:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    game = new_from_args(args.game, args.variant)
+    if args.position:
+        game = game_from_position(args.game, args.position, args.variant)
+    else:
+        game = new_from_args(args.game, args.variant)
     out_dir = Path(args.out or f"idzeva-games/{game.key}-{time.strftime('%Y%m%d-%H%M%S')}")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CliError(f"cannot make the image folder {out_dir}: {reason_of(error)}") from None
     HotSeat(game, out_dir, out).run(_input_lines())
     return 0
 
@@ -415,12 +508,34 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return EXIT_ILLEGAL
     command = argv.pop(0)
     args = parsers[command].parse_intermixed_args(argv)
-    out = out or sys.stdout
+    if out is None:
+        out = sys.stdout
+        if hasattr(out, "reconfigure"):
+            # A terminal that cannot show "č" or "→" gets "?", not a UnicodeEncodeError.
+            out.reconfigure(errors="replace")
     try:
-        return COMMANDS[command](args, out)
+        code = COMMANDS[command](args, out)
+        out.flush()
+        return code
     except CliError as error:
         print(f"idzeva: {error}", file=sys.stderr)
         return error.code
+    except BrokenPipeError:
+        # The reader went away (``idzeva legal ... | head``): as the Python documentation
+        # recommends, point stdout at devnull so that the flush at exit does not fail too.
+        _silence_stdout()
+        return 1
+    except KeyboardInterrupt:
+        print("\nidzeva: interrupted", file=sys.stderr)
+        return 130
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is no file (tests pass a StringIO)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HOUR = 3600.0
@@ -49,9 +49,12 @@ def load_dotenv(path: str | Path = ".env") -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything the bot reads from its environment. Durations are in seconds."""
+    """Everything the bot reads from its environment. Durations are in seconds.
 
-    token: str = ""
+    The token is left out of ``repr()`` and ``str()``: settings may be logged or shown in a
+    traceback, and whoever holds the token controls the bot."""
+
+    token: str = field(default="", repr=False)
     db_path: str = "./idzeva.db"
     dev_guild: int | None = None
     challenge_ttl: float = 24 * HOUR

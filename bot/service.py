@@ -498,10 +498,22 @@ class GameService:
         return await self._workers.run(workers.history, row)
 
     async def list_games(
-        self, guild_id: int, user_id: int, *, include_finished: bool = False
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        include_finished: bool = False,
+        limit: int | None = None,
     ) -> list[GameSummary]:
-        rows = await self._store.games_of_user(guild_id, user_id, include_finished=include_finished)
+        """Active games first, most recent first; ``limit`` keeps a long history cheap."""
+        rows = await self._store.games_of_user(
+            guild_id, user_id, include_finished=include_finished, limit=limit
+        )
         return [self._summary(row) for row in rows]
+
+    async def summary(self, game_id: int, guild_id: int) -> GameSummary:
+        """The game's row as a summary (kind, players, home), without loading the game."""
+        return self._summary(await self._game_row(game_id, guild_id))
 
     async def game_in_thread(self, guild_id: int, thread_id: int) -> GameSummary | None:
         row = await self._store.game_in_thread(guild_id, thread_id)
@@ -753,11 +765,15 @@ class GameService:
         )
 
     def _summary(self, row: GameRow) -> GameSummary:
-        try:
-            game = _parse_game(row, full_check=False)
-            status, finished, seat = game.status_line(), game.is_over, game.to_move
-        except CorruptGame:
-            status, finished, seat = "This game's saved state is damaged.", False, None
+        if row.status == "finished" and row.result:
+            # Stored with the game when it ended: lists of old games need not load them.
+            status, finished, seat = row.result, True, None
+        else:
+            try:
+                game = _parse_game(row, full_check=False)
+                status, finished, seat = game.status_line(), game.is_over, game.to_move
+            except CorruptGame:
+                status, finished, seat = "This game's saved state is damaged.", False, None
         return GameSummary(
             game_id=row.id,
             kind=row.kind,
@@ -801,7 +817,7 @@ def last_action(entries: Sequence[LogEntry]) -> str | None:
     return " ".join(str(entry) for entry in shown)
 
 
-DICE_RE = re.compile(r"(\d*)\s*[dD]\s*(\d+)")
+DICE_RE = re.compile(r"([0-9]{0,4})\s*[dD]\s*([0-9]{1,6})")  # ASCII, and short
 MAX_DICE, MAX_SIDES = 10, 100
 
 
@@ -959,6 +975,9 @@ def _move_action(user_id: int, text: str, row: GameRow, game: Game, now: float) 
         game.push_line(text)
     except IllegalMove as exc:
         raise IllegalMoveError(_illegal_message(text, exc), exc.legal) from None
+    except ValueError:  # a parser's own failure (e.g. a number past int's digit limit)
+        shown = text.strip().replace("`", "")[:40]
+        raise IllegalMoveError(f"`{shown}` is not a move I can read.") from None
     return {"draw_offer_seat": None}  # any move clears a pending draw offer
 
 

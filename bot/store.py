@@ -1,8 +1,19 @@
-"""SQLite storage through aiosqlite: games, their move records, and challenges.
+"""SQLite storage through aiosqlite: games (with their record), seats and challenges.
 
 One connection per ``Store``; an ``asyncio.Lock`` serialises its statements and transactions.
 Writes run inside ``BEGIN IMMEDIATE`` so that two processes sharing the file queue up on
 SQLite's write lock, and ``update_game`` only succeeds for the version it read.
+
+Where things live (schema version 3):
+- A game's record is stored once, in the log of its ``state`` (``Game.to_json()``): loading
+  a game is one row and one parse, and replaying it is ``new_game(...).replay(log)``. The
+  state is stored zlib-compressed (``encode_state``: JSON this repetitive shrinks about five
+  times, for 0.05-0.2 ms per write); ``GameRow.state`` is always the JSON text, and a text
+  value written by hand (or before schema 3) reads as it is.
+- ``seats`` has one row per (game, player), copied from ``games`` by triggers, with the
+  game's guild, status and last update: a player's games are an index range, however many
+  finished games the server holds.
+- Every query the bot runs on each action has an index (tests check the query plans).
 """
 
 from __future__ import annotations
@@ -10,15 +21,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import os
 import sqlite3
+import zlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any, Self
 
 import aiosqlite
 
 from games.base import LogEntry
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS: list[str] = [
     # 1: the initial schema.
@@ -84,7 +101,119 @@ MIGRATIONS: list[str] = [
     ALTER TABLE challenges ADD COLUMN accepted TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE challenges ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
     """,
+    # 3: each move stored once, and look-ups that do not grow with history.
+    # - The moves table repeated every entry of the state's log (and its unique index
+    #   repeated it again): the log, written in the same transaction, is the record. Every
+    #   game stays replayable from its own state; ``Store.moves`` reads the log. After this
+    #   script, the upgrade compresses the existing states (``_compress_states``).
+    # - seats: a player's games by (guild, user, status), kept by triggers (whichever
+    #   connection writes, with or without foreign_keys).
+    # - Deadlines: partial indexes holding only the games still waiting for a notice.
+    """
+    DROP TABLE moves;
+
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX seats_by_user ON seats (guild_id, user_id, status, updated_at DESC, game_id DESC);
+    INSERT OR IGNORE INTO seats (game_id, user_id, guild_id, status, updated_at)
+        SELECT games.id, player.value, games.guild_id, games.status, games.updated_at
+        FROM games, json_each(games.players) AS player;
+    CREATE TRIGGER seats_of_new_game AFTER INSERT ON games BEGIN
+        INSERT OR IGNORE INTO seats (game_id, user_id, guild_id, status, updated_at)
+            SELECT NEW.id, value, NEW.guild_id, NEW.status, NEW.updated_at
+            FROM json_each(NEW.players);
+    END;
+    CREATE TRIGGER seats_follow_game AFTER UPDATE OF status, updated_at ON games BEGIN
+        UPDATE seats SET status = NEW.status, updated_at = NEW.updated_at
+            WHERE game_id = NEW.id;
+    END;
+    CREATE TRIGGER seats_of_deleted_game AFTER DELETE ON games BEGIN
+        DELETE FROM seats WHERE game_id = OLD.id;
+    END;
+    CREATE TRIGGER seats_of_changed_players AFTER UPDATE OF players, guild_id ON games BEGIN
+        DELETE FROM seats WHERE game_id = NEW.id;
+        INSERT OR IGNORE INTO seats (game_id, user_id, guild_id, status, updated_at)
+            SELECT NEW.id, value, NEW.guild_id, NEW.status, NEW.updated_at
+            FROM json_each(NEW.players);
+    END;
+
+    DROP INDEX games_by_guild;
+    DROP INDEX games_by_deadline;
+    CREATE INDEX games_to_remind ON games (remind_at) WHERE status = 'active' AND reminded = 0;
+    CREATE INDEX games_to_claim ON games (claim_at)
+        WHERE status = 'active' AND claim_notified = 0;
+    """,
 ]
+
+# Migration 3 and its triggers use json_each: built into SQLite since 3.38 (and in most
+# builds before).
+
+# synchronous = FULL. In WAL mode NORMAL syncs the log only at checkpoints, so a power cut or
+# an operating-system crash (not a crash of the bot: the system still writes what it was
+# given) can lose the last commits: a move already shown to the players, with the next
+# player's mention, would be gone after the restart, and the board in Discord would disagree
+# with the database. FULL syncs the log at every commit. Its cost, measured by `make bench`
+# (bench/storage.py, on a real file of this 2-core machine's disk, modes alternating): a
+# game's update takes 0.2-1.3 ms with NORMAL and 0.5-6.5 ms with FULL (the fsync varies
+# with the machine's load); whole Shax moves (engine, write, rendering) averaged 26.4, 47.3
+# and 28.9 ms with NORMAL against 28.2, 40.4 and 33.3 ms with FULL in three runs on a busy
+# machine: a few milliseconds at most, within the noise. Even at 6.5 ms a write, one
+# connection commits 150 moves a second, above the load target (about 125 actions/s), and
+# look-ups go through their own connection, which does not wait for a commit (with one
+# connection, a look-up during writes took 2.4-6.3 ms at p50 with FULL against 1.6-2.0 with
+# NORMAL; with two, 1.1-1.7 ms both ways): durability is worth its milliseconds.
+SYNCHRONOUS = "FULL"
+
+# A player's games as lists show them: a finished game (with its result) comes without its
+# state, which lists do not need and which is by far the largest part of the row.
+_LISTED_GAME = (
+    "games.id, games.guild_id, games.channel_id, games.thread_id, games.message_id,"
+    " games.kind, games.variants, games.players, games.version, games.status, games.result,"
+    " games.created_at, games.updated_at, games.turn_started_at, games.remind_at,"
+    " games.reminded, games.claim_at, games.claim_notified, games.draw_offer_seat,"
+    " CASE WHEN games.status = 'finished' AND games.result IS NOT NULL THEN ''"
+    " ELSE games.state END AS state"
+)
+
+# The queries run on every action (listing, thread look-ups, the deadline tick), by name:
+# the methods below use them, and the tests check that each one's plan uses an index.
+QUERIES = {
+    "get_game": "SELECT * FROM games WHERE id = ?",
+    "game_version": "SELECT guild_id, version FROM games WHERE id = ?",
+    "games_of_user": (
+        f"SELECT {_LISTED_GAME} FROM seats JOIN games ON games.id = seats.game_id"
+        " WHERE seats.guild_id = ? AND seats.user_id = ?"
+        " ORDER BY seats.status, seats.updated_at DESC, seats.game_id DESC LIMIT ?"
+    ),
+    "active_games_of_user": (
+        f"SELECT {_LISTED_GAME} FROM seats JOIN games ON games.id = seats.game_id"
+        " WHERE seats.guild_id = ? AND seats.user_id = ? AND seats.status = 'active'"
+        " ORDER BY seats.updated_at DESC, seats.game_id DESC LIMIT ?"
+    ),
+    "game_in_thread": (
+        "SELECT * FROM games WHERE guild_id = ? AND thread_id = ?"
+        " ORDER BY status = 'finished', id DESC LIMIT 1"
+    ),
+    "games_to_remind": (
+        "SELECT * FROM games WHERE status = 'active' AND reminded = 0 AND remind_at <= ?"
+        " ORDER BY remind_at"
+    ),
+    "games_claimable": (
+        "SELECT * FROM games WHERE status = 'active' AND claim_notified = 0"
+        " AND claim_at <= ? ORDER BY claim_at"
+    ),
+    "moves": "SELECT state FROM games WHERE id = ?",
+    "get_challenge": "SELECT * FROM challenges WHERE id = ?",
+    "challenges_expired": (
+        "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at"
+    ),
+}
 
 # Columns ``update_game`` may set (``version`` is bumped by the store itself).
 GAME_COLUMNS = frozenset(
@@ -116,7 +245,7 @@ class GameRow:
     kind: str
     variants: tuple[str, ...]
     players: tuple[int, ...]
-    state: str
+    state: str  # Game.to_json(); "" for a finished game listed by games_of_user
     version: int
     status: str
     result: str | None
@@ -134,6 +263,7 @@ class GameRow:
         data = _known_columns(cls, row)
         data["variants"] = tuple(json.loads(data["variants"]))
         data["players"] = tuple(json.loads(data["players"]))
+        data["state"] = decode_state(data["state"])
         return cls(**data)
 
 
@@ -182,12 +312,18 @@ class ChallengeRow:
 
 @dataclass(frozen=True)
 class MoveRow:
+    """One entry of a game's record (read from the log in its state)."""
+
     game_id: int
     ply: int
     seat: int
     move: str | None
     dice: tuple[int, ...] | None
-    created_at: float
+
+    @property
+    def entry(self) -> LogEntry:
+        """As the engine logs it: ``game.replay(row.entry for row in rows)``."""
+        return LogEntry(self.seat, self.move, self.dice)
 
 
 def _known_columns(cls: type, row: sqlite3.Row) -> dict[str, Any]:
@@ -199,29 +335,58 @@ class _Rollback(Exception):
     """Raised inside ``Store._write`` to roll the transaction back quietly."""
 
 
+class StoreError(Exception):
+    """The database cannot be used: ``str()`` is one line for whoever runs the bot."""
+
+
 class Store:
-    def __init__(self, db: aiosqlite.Connection):
+    """Two connections to a database file: one writes (its transactions wait for each other
+    on ``_lock``), one reads. In WAL mode a reader never waits for a writer, so look-ups
+    (autocomplete, boards, lists) do not queue behind a commit and its fsync; each read sees
+    every commit made before it started. An in-memory database has the one connection."""
+
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None):
         self._db = db
         self._lock = asyncio.Lock()
+        self._reader = reader or db
+        self._read_lock = asyncio.Lock() if reader is not None else self._lock
 
     @classmethod
-    async def open(cls, path: str, migrations: Sequence[str] = MIGRATIONS) -> Self:
-        """Connect, configure and migrate. ``":memory:"`` gives a private in-memory database."""
-        # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
-        db = await aiosqlite.connect(path, isolation_level=None)
+    async def open(
+        cls,
+        path: str,
+        migrations: Sequence[str] = MIGRATIONS,
+        *,
+        check: bool = False,
+        synchronous: str = SYNCHRONOUS,
+    ) -> Self:
+        """Connect, configure and migrate. ``":memory:"`` gives a private in-memory database.
+
+        A database that cannot be used (missing folder, not an SQLite file, read-only, an
+        upgrade that fails; with ``check``, a failed ``PRAGMA quick_check``) raises
+        ``StoreError`` with one line saying so.
+        """
+        _check_path(path)
+        try:
+            # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path}: {error}") from error
         try:
             db.row_factory = sqlite3.Row
-            await _run(db, "PRAGMA busy_timeout = 5000")
-            await _run(db, "PRAGMA journal_mode = WAL")
-            await _run(db, "PRAGMA synchronous = NORMAL")  # safe with WAL
-            await _run(db, "PRAGMA foreign_keys = ON")
-            await migrate(db, migrations)
+            await _configure(db, path, synchronous)
+            if check:
+                await _quick_check(db, path)
+            await _upgrade(db, path, migrations)
+            reader = await _open_reader(path) if _is_file(path) else None
         except BaseException:
             await db.close()
             raise
-        return cls(db)
+        return cls(db, reader)
 
     async def close(self) -> None:
+        if self._reader is not self._db:
+            await self._reader.close()
         await self._db.close()
 
     async def __aenter__(self) -> Self:
@@ -248,30 +413,32 @@ class Store:
                 await _run(self._db, "COMMIT")
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._read_lock, self._reader.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._read_lock, self._reader.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
     async def pragma(self, name: str) -> Any:
-        row = await self._fetchone(f"PRAGMA {name}")
+        """A PRAGMA on the writing connection (the one whose settings matter)."""
+        async with self._lock, self._db.execute(f"PRAGMA {name}") as cursor:
+            row = await cursor.fetchone()
         return row[0] if row else None
 
     # ---- games ---------------------------------------------------------------
 
     async def insert_game(self, **columns: Any) -> int:
         async with self._write() as db:
-            return await _insert(db, "games", columns)
+            return await _insert(db, "games", _game_columns(columns))
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self._fetchone(QUERIES["get_game"], (game_id,))
         return GameRow.from_row(row) if row else None
 
     async def game_version(self, game_id: int) -> tuple[int, int] | None:
         """(guild_id, version) of a game: a cheap check for caches."""
-        row = await self._fetchone("SELECT guild_id, version FROM games WHERE id = ?", (game_id,))
+        row = await self._fetchone(QUERIES["game_version"], (game_id,))
         return (row[0], row[1]) if row else None
 
     async def update_game(
@@ -284,25 +451,19 @@ class Store:
     ) -> bool:
         """Write ``columns`` and bump the version if it is still ``expected_version``.
 
-        ``new_log_entries`` are ``(ply, entry)`` pairs, ply being the 1-based index in the
-        game log. Returns False, changing nothing, when the version moved on.
+        Returns False, changing nothing, when the version moved on. ``new_log_entries``
+        (``(ply, entry)`` pairs) is accepted for callers written for schema 2, which stored
+        each move a second time; the record is the log inside ``state`` now.
         """
+        del new_log_entries  # already in the state's log: each move is stored once
         _check_columns(columns, GAME_COLUMNS)
+        columns = _game_columns(columns)
         assignments = "".join(f"{name} = ?, " for name in columns)
         sql = f"UPDATE games SET {assignments}version = version + 1 WHERE id = ? AND version = ?"
         params = [*map(_encode, columns.values()), game_id, expected_version]
-        now = columns.get("updated_at", 0.0)  # move rows are stamped with the update time
         async with self._write() as db:
             cursor = await _run(db, sql, params)
-            if cursor.rowcount != 1:
-                raise _Rollback
-            await db.executemany(
-                "INSERT INTO moves (game_id, ply, seat, move, dice, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, ply, *_entry_values(entry), now) for ply, entry in new_log_entries],
-            )
-            return True
-        return False
+            return cursor.rowcount == 1
 
     async def set_game_fields(self, game_id: int, **columns: Any) -> bool:
         """Record where the game is shown (thread, message) without bumping the version."""
@@ -318,47 +479,48 @@ class Store:
         )
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        rows = await self._fetchall(
-            "SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-        )
-        return [_move_row(row) for row in rows]
+        """The game's record, from the log in its state (ValueError if that is damaged)."""
+        row = await self._fetchone(QUERIES["moves"], (game_id,))
+        if row is None:
+            return []
+        log_entries = json.loads(decode_state(row["state"])).get("log", [])
+        return [
+            MoveRow(game_id, ply, entry.seat, entry.move, entry.dice)
+            for ply, entry in enumerate(map(LogEntry.from_dict, log_entries), start=1)
+        ]
 
     async def games_of_user(
-        self, guild_id: int, user_id: int, *, include_finished: bool = False
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        include_finished: bool = False,
+        limit: int | None = None,
     ) -> list[GameRow]:
-        sql = (
-            "SELECT * FROM games WHERE guild_id = ?"
-            " AND EXISTS (SELECT 1 FROM json_each(games.players) WHERE value = ?)"
-        )
-        if not include_finished:
-            sql += " AND status = 'active'"
-        sql += " ORDER BY status = 'finished', updated_at DESC, id DESC"
-        rows = await self._fetchall(sql, (guild_id, user_id))
+        """The user's games in the guild: active ones first, most recently changed first.
+        With ``limit``, only that many (an index range: the cost does not grow with the
+        number of finished games). A finished game comes with its ``result`` and an empty
+        ``state`` (``get_game`` loads the whole game)."""
+        query = "games_of_user" if include_finished else "active_games_of_user"
+        rows = await self._fetchall(QUERIES[query], (guild_id, user_id, _limit(limit)))
         return [GameRow.from_row(row) for row in rows]
 
     async def game_in_thread(self, guild_id: int, thread_id: int) -> GameRow | None:
-        row = await self._fetchone(
-            "SELECT * FROM games WHERE guild_id = ? AND thread_id = ?"
-            " ORDER BY status = 'finished', id DESC LIMIT 1",
-            (guild_id, thread_id),
-        )
+        row = await self._fetchone(QUERIES["game_in_thread"], (guild_id, thread_id))
         return GameRow.from_row(row) if row else None
 
     async def games_to_remind(self, now: float) -> list[GameRow]:
-        rows = await self._fetchall(
-            "SELECT * FROM games WHERE status = 'active' AND reminded = 0 AND remind_at <= ?"
-            " ORDER BY remind_at",
-            (now,),
-        )
+        rows = await self._fetchall(QUERIES["games_to_remind"], (now,))
         return [GameRow.from_row(row) for row in rows]
 
     async def games_claimable(self, now: float) -> list[GameRow]:
-        rows = await self._fetchall(
-            "SELECT * FROM games WHERE status = 'active' AND claim_notified = 0"
-            " AND claim_at <= ? ORDER BY claim_at",
-            (now,),
-        )
+        rows = await self._fetchall(QUERIES["games_claimable"], (now,))
         return [GameRow.from_row(row) for row in rows]
+
+    async def query_plan(self, name: str, params: Sequence[Any]) -> list[str]:
+        """``EXPLAIN QUERY PLAN`` of one of ``QUERIES``: one line per step."""
+        rows = await self._fetchall(f"EXPLAIN QUERY PLAN {QUERIES[name]}", params)
+        return [row["detail"] for row in rows]
 
     # ---- challenges ----------------------------------------------------------
 
@@ -367,7 +529,7 @@ class Store:
             return await _insert(db, "challenges", columns)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
-        row = await self._fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        row = await self._fetchone(QUERIES["get_challenge"], (challenge_id,))
         return ChallengeRow.from_row(row) if row else None
 
     async def update_challenge(
@@ -396,7 +558,7 @@ class Store:
         Returns the new game id, or None when the challenge is no longer pending or expired.
         """
         async with self._write() as db:
-            game_id = await _insert(db, "games", game_columns)
+            game_id = await _insert(db, "games", _game_columns(game_columns))
             cursor = await _run(
                 db,
                 "UPDATE challenges SET status = 'accepted', game_id = ?"
@@ -409,11 +571,7 @@ class Store:
         return None
 
     async def challenges_expired(self, now: float) -> list[ChallengeRow]:
-        rows = await self._fetchall(
-            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ?"
-            " ORDER BY expires_at",
-            (now,),
-        )
+        rows = await self._fetchall(QUERIES["challenges_expired"], (now,))
         return [ChallengeRow.from_row(row) for row in rows]
 
     # ---- helpers -------------------------------------------------------------
@@ -452,6 +610,144 @@ async def migrate(db: aiosqlite.Connection, migrations: Sequence[str] = MIGRATIO
             raise
         await _run(db, "COMMIT")
     return await _user_version(db)
+
+
+def _is_file(path: str) -> bool:
+    """False for SQLite's special names: in-memory and temporary databases, URIs."""
+    return path not in ("", ":memory:") and not path.startswith("file:")
+
+
+def _check_path(path: str) -> None:
+    """Refuse, with one line, a database the bot could not write (before SQLite tries)."""
+    if not _is_file(path):
+        return
+    file = Path(path)
+    folder = file.parent
+    if not folder.is_dir():
+        raise StoreError(f"cannot open the database {path}: the folder {folder} does not exist")
+    if file.is_dir():
+        raise StoreError(f"cannot open the database {path}: it is a folder, not a file")
+    # The write bits too: root may write any file, but a file made read-only on purpose
+    # (chmod a-w, a backup mounted for reading) must not be changed behind its owner.
+    if file.exists() and (
+        not os.access(file, os.R_OK | os.W_OK) or not file.stat().st_mode & 0o222
+    ):
+        raise StoreError(f"the database {path} is read-only: the bot must be able to write it")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(
+            f"cannot use the database {path}: the folder {folder} is not writable"
+            " (SQLite keeps its write-ahead log beside the file)"
+        )
+
+
+async def _configure(db: aiosqlite.Connection, path: str, synchronous: str) -> None:
+    if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
+    try:
+        await _run(db, "PRAGMA busy_timeout = 5000")
+        async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+            row = await cursor.fetchone()
+        await _run(db, f"PRAGMA synchronous = {synchronous.upper()}")
+        await _run(db, "PRAGMA foreign_keys = ON")
+    except sqlite3.DatabaseError as error:
+        if "not a database" in str(error):
+            raise StoreError(f"{path} is not an SQLite database (IDZEVA_DB names it)") from error
+        raise StoreError(f"cannot open the database {path}: {error}") from error
+    mode = str(row[0]).lower() if row else "unknown"
+    if _is_file(path) and mode != "wal":
+        raise StoreError(f"cannot use the database {path}: it stays in {mode} journal mode")
+
+
+async def _open_reader(path: str) -> aiosqlite.Connection:
+    """The reading connection: query_only, so that no statement can write through it."""
+    try:
+        reader = await aiosqlite.connect(path, isolation_level=None)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the database {path}: {error}") from error
+    try:
+        reader.row_factory = sqlite3.Row
+        await _run(reader, "PRAGMA busy_timeout = 5000")
+        await _run(reader, "PRAGMA query_only = ON")
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
+
+
+async def _quick_check(db: aiosqlite.Connection, path: str) -> None:
+    """``PRAGMA quick_check``: the structure of every page, in about the time of a read."""
+    try:
+        async with db.execute("PRAGMA quick_check") as cursor:
+            rows = [str(row[0]) for row in await cursor.fetchall()]
+    except sqlite3.DatabaseError as error:
+        rows = [str(error)]
+    if rows == ["ok"]:
+        return
+    lines = [line for row in rows for line in row.splitlines() if not line.startswith("***")]
+    first = lines[0] if lines else "no answer"
+    raise StoreError(
+        f"the database {path} is damaged (quick_check: {first}): restore it from a backup"
+    )
+
+
+async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str]) -> None:
+    """Migrate; then, when the upgrade freed most of the file (schema 3 dropped the copy of
+    every move), give the space back at once."""
+    try:
+        before = await _user_version(db)
+        if before > len(migrations):
+            raise StoreError(
+                f"the database {path} has schema version {before}, newer than this bot's"
+                f" {len(migrations)}: run the newer bot"
+            )
+        after = await migrate(db, migrations)
+        if before < COMPRESSED_SINCE <= after:
+            await _compress_states(db)
+        if after == before or not _is_file(path):
+            return
+        async with db.execute("PRAGMA freelist_count") as cursor:
+            free = (await cursor.fetchone())[0]
+        async with db.execute("PRAGMA page_count") as cursor:
+            pages = (await cursor.fetchone())[0]
+    except sqlite3.Error as error:
+        raise StoreError(
+            f"cannot upgrade the database {path} to schema version {len(migrations)}: {error}"
+        ) from error
+    if free * 2 > pages:
+        try:
+            await _run(db, "VACUUM")
+        except sqlite3.Error as error:  # e.g. no room for the copy: the file stays as it is
+            log.warning("database %s upgraded; VACUUM failed: %s", path, error)
+
+
+COMPRESSED_SINCE = 3  # the schema version from which states are written compressed
+
+
+async def _compress_states(db: aiosqlite.Connection, batch: int = 500) -> int:
+    """Compress the states stored as text, a batch per transaction (an interrupted upgrade
+    leaves text states, which read as well). Returns how many were compressed."""
+    done, last = 0, 0
+    while True:
+        await _run(db, "BEGIN IMMEDIATE")
+        try:
+            async with db.execute(
+                "SELECT id, state FROM games WHERE id > ? AND typeof(state) = 'text'"
+                " ORDER BY id LIMIT ?",
+                (last, batch),
+            ) as cursor:
+                rows = list(await cursor.fetchall())
+            await db.executemany(
+                "UPDATE games SET state = ? WHERE id = ?",
+                [(encode_state(row[1]), row[0]) for row in rows],
+            )
+        except BaseException:
+            await _rollback(db)
+            raise
+        await _run(db, "COMMIT")
+        if not rows:
+            return done
+        done += len(rows)
+        last = rows[-1][0]
 
 
 def split_sql(script: str) -> list[str]:
@@ -513,11 +809,29 @@ def _check_columns(columns: dict[str, Any], allowed: Iterable[str]) -> None:
         raise ValueError(f"cannot set column(s) {sorted(unknown)}")
 
 
-def _entry_values(entry: LogEntry) -> tuple[int, str | None, str | None]:
-    dice = json.dumps(list(entry.dice)) if entry.dice is not None else None
-    return entry.seat, entry.move, dice
+def encode_state(state: str) -> bytes:
+    """How a game's state is stored: its JSON, zlib-compressed (level 1: fast, and most of
+    the gain)."""
+    return zlib.compress(state.encode("utf-8"), 1)
 
 
-def _move_row(row: sqlite3.Row) -> MoveRow:
-    dice = tuple(json.loads(row["dice"])) if row["dice"] is not None else None
-    return MoveRow(row["game_id"], row["ply"], row["seat"], row["move"], dice, row["created_at"])
+def decode_state(value: str | bytes) -> str:
+    """The JSON text of a stored state; text (written before schema 3, or by hand) as is."""
+    if isinstance(value, bytes):
+        return zlib.decompress(value).decode("utf-8")
+    return value
+
+
+def _game_columns(columns: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(columns.get("state"), str):
+        return columns | {"state": encode_state(columns["state"])}
+    return columns
+
+
+def _limit(limit: int | None) -> int:
+    """SQLite reads a negative LIMIT as no limit."""
+    if limit is None:
+        return -1
+    if limit < 0:
+        raise ValueError(f"limit must not be negative, not {limit}")
+    return limit

@@ -12,9 +12,11 @@ from games import GAMES
 from . import play
 from .ui import answer_error, message_link, refuse
 
+LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first)
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
 
 
+@app_commands.guild_only()
 class SharedCog(commands.GroupCog, group_name="game", group_description="Your board games"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
@@ -24,7 +26,10 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     async def list_games(self, interaction: discord.Interaction, finished: bool = False) -> None:
         try:
             games = await play.service(interaction).list_games(
-                play.guild_id(interaction), interaction.user.id, include_finished=finished
+                play.guild_id(interaction),
+                interaction.user.id,
+                include_finished=finished,
+                limit=LIST_LIMIT,
             )
         except ServiceError as error:
             await answer_error(interaction, error)
@@ -34,7 +39,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
             await refuse(interaction, f"You have no games here. Start one with {starts}.")
             return
         lines = []
-        for g in games[:20]:
+        for g in games[:LIST_LIMIT]:
             link = message_link(g.guild_id, g.thread_id or g.channel_id, g.message_id)
             turn = " — **your turn**" if g.to_move_user == interaction.user.id else ""
             lines.append(f"[#{g.game_id} {g.title}]({link}): {g.status}{turn}")
@@ -54,12 +59,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @app_commands.command(description="Resign a game")
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def resign(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        try:
-            game_id = await play.resolve_game(interaction, game)
-        except ServiceError as error:
-            await answer_error(interaction, error)
-            return
-        await play.resign(interaction, game_id)
+        await play.resign_command(interaction, game)
 
     @app_commands.command(description="Offer your opponent a draw")
     @app_commands.describe(game="The game (defaults to this thread's game)")

@@ -57,5 +57,7 @@ def load_game(data: str | dict[str, Any]) -> Game:
         return game_class(data["game"]).from_dict(data)
     except ValueError:
         raise
+    except RecursionError:  # JSON nested a few thousand levels deep
+        raise ValueError("not a saved game: nested too deeply") from None
     except (KeyError, TypeError, AttributeError, IndexError) as error:
         raise ValueError(f"damaged saved game: {error!r}") from error

@@ -305,9 +305,14 @@ class Board:
         if not kings:
             self.stacks[space] = attackers
             return events
+        # "A King captured this turn counts its capture point as its turn-start space
+        # (compared in its new owner's path numbers) and as not yet moved."
+        self.start = self.start[:]  # shared with the look-ahead copies
         for king in kings:
             self.owner[king] = seat
             self.pos[king] = there
+            self.start[king] = there
+            self.moved.discard(king)
         events.append(("flip", there))
         if len(kings) == 2:
             keep, lost = [], attackers

@@ -14,6 +14,7 @@ reach: unmoved Deldars and Paktuns within four squares, and Pallans).
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -101,6 +102,57 @@ class Geometry:
             [t for t in self.knight[s] if POPCOUNT[self.crossed(s, t)] <= 1] for s in range(n)
         ]
         self.king = [[ray[0] for ray in self.ray[s] if ray] for s in range(n)]
+        self.names = [self.name(s) for s in range(n)]
+        # plain-move rays per piece kind (see ``Jikaida._targets``), for move generation
+        self.slides = {
+            D: [[ray[:2] for ray in self.ray_adj[s]] for s in range(n)],
+            H: [self.ray_adj[s][4:] for s in range(n)],
+            J: [self.ray_adj[s][:4] for s in range(n)],
+            C: self.ray_one,
+            KA: self.ray_one,
+        }
+        # the rays long enough for a vault over ``need`` pieces, per ``need``
+        self.vault_rays = {
+            need: [[ray for ray in self.ray[s] if len(ray) > need] for s in range(n)]
+            for need in (2, 3)
+        }
+        # Tables for the attack test (``Jikaida._attacked``), indexed by ``a * n + b``:
+        # the fronts crossed between a and b; where b is on a ray of a, its direction and
+        # distance (``line``), else -1 and 0.
+        self.cross = [self.crossed(a, b) for a in range(n) for b in range(n)]
+        self.line_dir = [-1] * (n * n)
+        self.line_dist = [0] * (n * n)
+        for a in range(n):
+            for d in range(8):
+                for i, b in enumerate(self.ray[a][d], start=1):
+                    self.line_dir[a * n + b] = d
+                    self.line_dist[a * n + b] = i
+        self.knight_one_set = [frozenset(ts) for ts in self.knight_one]
+        self.dist = [  # Chebyshev (King-step) distance
+            max(abs(self.file[a] - self.file[b]), abs(self.rank[a] - self.rank[b]))
+            for a in range(n)
+            for b in range(n)
+        ]
+        # The Pallan's front turns (see ``Jikaida._pallan_turns``), per square and direction:
+        # orthogonal approach, the index on the ray of the first square beyond a front;
+        # diagonal approach, the index of the last square before one and the fronts the turn
+        # may cross. None where there is no turn.
+        self.turn_orth: list[list[int | None]] = [[None] * 4 for _ in range(n)]
+        self.turn_diag: list[list[tuple[int, int] | None]] = [[None] * 8 for _ in range(n)]
+        for a in range(n):
+            for d in range(4):
+                for i, t in enumerate(self.ray[a][d]):
+                    if self.crossed(a, t):
+                        self.turn_orth[a][d] = i
+                        break
+            for d in range(4, 8):
+                ray = self.ray[a][d]
+                for i, t in enumerate(ray):
+                    if self.crossed(a, t):
+                        break
+                    if i + 1 < len(ray) and self.crossed(t, ray[i + 1]):
+                        self.turn_diag[a][d] = (i, self.crossed(t, ray[i + 1]))
+                        break
 
     def on(self, f: int, r: int) -> bool:
         return 0 <= f < self.w and 0 <= r < self.h
@@ -253,69 +305,147 @@ class Jikaida(Game):
         }
 
     def _load_state(self, data: dict[str, Any]) -> None:
-        """Load a position (also the ``state`` of a saved game); a malformed one raises
-        ValueError with a one-line message."""
+        """Load a position (also the ``state`` of a saved game); what is not a position
+        raises ValueError with a one-line message."""
         g = self.geo
         if not isinstance(data, dict):
             raise ValueError("a position is a JSON object")
+        _check_depth(data)
         pieces = data.get("pieces")
         if not isinstance(pieces, dict):
             raise ValueError('a position needs "pieces": {"h1": "YK", ...}')
         board = [0] * g.n
         for name, code in pieces.items():
-            s = g.parse(str(name).strip().lower())
+            s = self._square(name)
             if s is None:
-                raise ValueError(f"no square {name!r} on this board")
-            code = str(code).strip()
-            kind = KIND_OF.get(code[1:2].upper() + code[2:].lower())
-            if code[:1].upper() not in ("Y", "B") or kind is None:
-                raise ValueError(
-                    f"unknown piece {code!r} on {name}: write Y or B and a piece letter "
-                    f"({', '.join(CODE.values())}), e.g. YK or BPk"
-                )
-            board[s] = "YB".index(code[0].upper()) * 16 + kind
-        for side in (YELLOW, BLUE):
-            if board.count(side * 16 + K) > 1:
-                raise ValueError(f"{SIDE_NAME[side]} has more than one King")
+                raise ValueError(f"no square {_shown(name)} on this board")
+            if board[s]:
+                raise ValueError(f"two pieces on {g.name(s)}")
+            board[s] = self._piece(code, name)
+        self._check_kings(board)
         turn = str(data.get("turn", "yellow")).strip().lower()
         if turn not in SIDE_NAME:
-            raise ValueError(f'"turn" is "yellow" or "blue", not {data.get("turn")!r}')
-        names = data.get("unmoved", [])
-        if not isinstance(names, list):
+            raise ValueError(f'"turn" is "yellow" or "blue", not {_shown(data.get("turn"))}')
+        names = data.get("unmoved")
+        if names is None:
+            # "Without an "unmoved" list, a piece counts as unmoved when it stands on one of
+            # its own side's initial-array squares for its kind."
+            initial = type(self)(["pastang"] if self.pastang else []).board
+            unmoved = {s for s in range(g.n) if board[s] and board[s] == initial[s]}
+        elif not isinstance(names, list):
             raise ValueError('"unmoved" is a list of squares')
-        unmoved = set()
-        for name in names:
-            s = g.parse(str(name).strip().lower())
-            if s is None:
-                raise ValueError(f'no square {name!r} on this board (in "unmoved")')
-            unmoved.add(s)
+        else:
+            unmoved = set()
+            for name in names:
+                s = self._square(name)
+                if s is None:
+                    raise ValueError(f'no square {_shown(name)} on this board (in "unmoved")')
+                unmoved.add(s)
         fl = data.get("fluttember", {"yellow": True, "blue": True})
-        if not isinstance(fl, dict):
+        if not isinstance(fl, dict) or not all(
+            isinstance(fl.get(side, True), bool) for side in SIDE_NAME
+        ):
             raise ValueError('"fluttember" is {"yellow": true|false, "blue": true|false}')
+        last = data.get("last")
+        if last is not None:
+            self._check_last(last)
         self.board = board
         self.turn = SIDE_NAME.index(turn)
         self.unmoved = {s for s in unmoved if board[s]}
         self.fluttember = [
-            bool(fl.get("yellow", True)) and not self.pastang,
-            bool(fl.get("blue", True)) and not self.pastang,
+            fl.get("yellow", True) and not self.pastang,
+            fl.get("blue", True) and not self.pastang,
         ]
-        self.last = data.get("last")
+        self.last = last
         self._legal_cache = None
+
+    def _square(self, name: Any) -> int | None:
+        """The square a position names (``" H1 "`` is h1); None if there is none."""
+        if not isinstance(name, str) or not name.isascii():
+            return None
+        return self.geo.parse(name.strip().lower())
+
+    def _piece(self, code: Any, name: str) -> int:
+        kinds = ("D", "S") if self.pastang else tuple(CODE.values())
+        text = code.strip() if isinstance(code, str) else ""
+        kind = KIND_OF.get(text[1:2].upper() + text[2:].lower())
+        if text[:1].upper() not in ("Y", "B") or kind is None or CODE[kind] not in kinds:
+            raise ValueError(
+                f"unknown piece {_shown(code)} on {name.strip()}: write Y or B and a "
+                f"{'Pastang ' if self.pastang else ''}piece letter ({', '.join(kinds)}), "
+                f"e.g. {'YD or BS' if self.pastang else 'YK or BPk'}"
+            )
+        return "YB".index(text[0].upper()) * 16 + kind
+
+    def _check_kings(self, board: list[int]) -> None:
+        if self.pastang:
+            if not any(board):
+                raise ValueError("no pieces on the board")
+            return
+        for side in (YELLOW, BLUE):
+            kings = board.count(side * 16 + K)
+            if kings != 1:
+                many = "more than one King" if kings else "no King"
+                raise ValueError(f"{SIDE_NAME[side]} has {many}")
+
+    def _check_last(self, last: Any) -> None:
+        """``"last"``, the move that led here, as the bot saves it (a renderer draws it)."""
+        g = self.geo
+
+        def square(x: Any) -> bool:
+            return isinstance(x, str) and g.parse(x) is not None and g.name(g.parse(x)) == x
+
+        ok = (
+            isinstance(last, dict)
+            and last.get("side") in (0, 1)
+            and isinstance(last.get("text"), str)
+            and isinstance(last.get("move"), str)
+            and square(last.get("from"))
+            and square(last.get("to"))
+            and all(
+                isinstance(last.get(key) or [], list) and all(map(square, last.get(key) or []))
+                for key in ("route", "vaulted")
+            )
+            and all(
+                last.get(key) is None or isinstance(last.get(key), str)
+                for key in ("kind", "captured", "promotion")
+            )
+        )
+        if not ok:
+            raise ValueError('"last" is the move that led here, as the bot saves it')
+
+    def copy(self) -> Jikaida:
+        """The same game (position, log, outcome), without a trip through JSON: cheap
+        enough for searches."""
+        twin = copy.copy(self)
+        twin.board = list(self.board)
+        twin.unmoved = set(self.unmoved)
+        twin.fluttember = list(self.fluttember)
+        twin.log = list(self.log)
+        twin.last = copy.deepcopy(self.last)
+        return twin
 
     @classmethod
     def from_position(cls, data: dict[str, Any]) -> Jikaida:
         """A game from a position: ``{"variant": "poron"|"pastang", "turn": "yellow",
         "pieces": {"h1": "YK", ...}, "unmoved": [...], "fluttember": {...}}``.
 
-        Only ``pieces`` is required (turn: yellow; unmoved: none; Fluttember: both still
-        available). A malformed position raises ValueError with a one-line message."""
+        Only ``pieces`` is required (turn: yellow; unmoved: the pieces standing on their
+        own initial-array squares; Fluttember: both still available). The position is
+        judged as if reached in play (it may already be over). What is not a position
+        raises ValueError with a one-line message."""
         if not isinstance(data, dict):
             raise ValueError("a position is a JSON object")
         variant = str(data.get("variant", "poron")).strip().lower()
         if variant not in ("poron", "pastang"):
-            raise ValueError(f'"variant" is "poron" or "pastang", not {data.get("variant")!r}')
+            raise ValueError(
+                f'"variant" is "poron" or "pastang", not {_shown(data.get("variant"))}'
+            )
         game = cls(["pastang"] if variant == "pastang" else [])
         game._load_state(data)
+        if game.in_kaida(1 - game.turn):
+            side = SIDE_NAME[1 - game.turn]
+            raise ValueError(f"{side}'s King can be taken: {side} cannot have moved into Kaida")
         game._check_end(None)
         return game
 
@@ -327,6 +457,10 @@ class Jikaida(Game):
 
     def count(self, side: int, kings: bool = True) -> int:
         return sum(1 for v in self.board if v and v >> 4 == side and (kings or v & 15 != K))
+
+    def _bare(self, side: int, kings: bool = False) -> bool:
+        """Has ``side`` no piece but its King (``kings``: no piece at all)?"""
+        return not any(v and v >> 4 == side and (kings or v & 15 != K) for v in self.board)
 
     def is_light(self, square: str) -> bool:
         """Light (yellow) squares: file index + rank index odd (l1 and a18 are light)."""
@@ -391,18 +525,21 @@ class Jikaida(Game):
                 out.add(t)
 
     def _vault(self, mover: int, s: int, dirs, out: set[int]) -> None:
-        """Straight vaults of ``mover`` standing on ``s``."""
-        board, ray, need = self.board, self.geo.ray[s], self.line_min
-        for d in dirs:
-            n = 0
-            for t in ray[d]:
+        """Straight vaults of ``mover`` standing on ``s``: over at least ``line_min``
+        pieces in a row starting next to it, to the first empty square after them or onto
+        any piece it may take from the ``line_min + 1``-th on. ``dirs``: direction indexes,
+        or None for all eight."""
+        board, need = self.board, self.line_min
+        rays = self.geo.vault_rays[need][s] if dirs is None else [self.geo.ray[s][d] for d in dirs]
+        for ray in rays:
+            if len(ray) <= need or not all(board[t] for t in ray[:need]):
+                continue
+            for t in ray[need:]:
                 if board[t]:
-                    n += 1
-                    if n > need and self._can_take(mover, t):
+                    if self._can_take(mover, t):
                         out.add(t)
                     continue
-                if n >= need:
-                    out.add(t)
+                out.add(t)
                 break
 
     def _swod_dirs(self, side: int) -> tuple[int, int, int]:
@@ -453,7 +590,7 @@ class Jikaida(Game):
             self._leap(v, g.knight_one[s], out)
             if kind == P:
                 self._pallan_powers(v, s, out)
-        self._vault(v, s, range(8), out)
+        self._vault(v, s, None, out)
         out.discard(s)
         return out
 
@@ -489,7 +626,7 @@ class Jikaida(Game):
             stops = [t for rays in g.ray_one[s] for t in _empty_run(board, rays)]
             stops += [t for t in g.knight_one[s] if not board[t]]
             for e in stops:
-                self._vault(v, e, range(8), out)
+                self._vault(v, e, None, out)
             self._bent_vaults(v, s, out)
         finally:
             board[s] = v
@@ -547,86 +684,349 @@ class Jikaida(Game):
                         break
 
     def _pseudo(self, side: int) -> list[tuple[int, int]]:
-        board = self.board
-        moves = []
+        """Pseudo-legal moves (from, to) of ``side``."""
+        return [(s, t) for s, targets in self._pseudo_targets(side) for t in targets]
+
+    def _pseudo_targets(self, side: int) -> list[tuple[int, list[int]]]:
+        """Pseudo-legal destinations of each piece of ``side`` that has some. The ordinary
+        pieces inline what ``_targets`` does (their plain moves, leaps and vaults never reach
+        a square twice); Pallans and unmoved Deldars and Paktuns go through ``_targets``."""
+        g, board, unmoved = self.geo, self.board, self.unmoved
+        need = self.line_min
+        pieces: list[tuple[int, list[int]]] = []
+        straight, left, right = self._swod_dirs(side)
+        king_rays, slides, all_vault_rays = g.king, g.slides, g.vault_rays[need]
         for s, v in enumerate(board):
-            if v and v >> 4 == side:
-                for t in self._targets(s):
-                    moves.append((s, t))
-        return moves
+            if not v or v >> 4 != side:
+                continue
+            kind = v & 15
+            if kind == P or (kind in (D, PK) and s in unmoved):
+                special = self._targets(s)
+                if special:
+                    pieces.append((s, list(special)))
+                continue
+            targets: list[int] = []
+            add = targets.append
+            if kind == S:
+                rays = g.ray[s]
+                reach = 3 if s in unmoved else 1
+                for t in rays[straight][:reach]:
+                    if board[t]:
+                        break
+                    add(t)
+                for d in (left, right):
+                    for t in rays[d][:reach]:
+                        w = board[t]
+                        if w:
+                            # a Swod next to its own Deldar is Propt: Swods cannot take it
+                            if w >> 4 != side and not (
+                                w & 15 == S and any(board[u] == w - S + D for u in king_rays[t])
+                            ):
+                                add(t)
+                            break
+                        add(t)
+                vault_rays = [
+                    ray for ray in (rays[straight], rays[left], rays[right]) if len(ray) > need
+                ]
+            else:
+                if kind in (K, PK, KA):
+                    for t in king_rays[s] if kind == K else g.knight_one[s]:
+                        w = board[t]
+                        if not w or w >> 4 != side:
+                            add(t)
+                if kind != K and kind != PK:
+                    for ray in slides[kind][s]:
+                        for t in ray:
+                            w = board[t]
+                            if w:
+                                if w >> 4 != side:
+                                    add(t)
+                                break
+                            add(t)
+                vault_rays = all_vault_rays[s]
+            for ray in vault_rays:
+                # a vault passes at least ``need`` pieces, starting next to the vaulter
+                if not (board[ray[0]] and board[ray[1]] and (need == 2 or board[ray[2]])):
+                    continue
+                for t in ray[need:]:
+                    w = board[t]
+                    if w:
+                        if w >> 4 != side and not (
+                            kind == S
+                            and w & 15 == S
+                            and any(board[u] == w - S + D for u in king_rays[t])
+                        ):
+                            add(t)
+                        continue
+                    add(t)
+                    break
+            if targets:
+                pieces.append((s, targets))
+        return pieces
 
     # ---- attacks -----------------------------------------------------------
 
-    def _attacked(self, k: int, by: int, specials: list[tuple[int, int]] | None = None) -> bool:
-        """Could a piece of side ``by`` capture on ``k`` (occupied by the other side)?"""
-        g, board = self.geo, self.board
-        unmoved = self.unmoved
-        # sliders, the King and short-range pieces, by reverse rays
+    def _attacked(
+        self,
+        k: int,
+        by: int,
+        specials: list[tuple[int, int]] | None = None,
+        board: list[int] | None = None,
+    ) -> bool:
+        """Could a piece of side ``by`` capture the King of the other side on ``k``?
+
+        Every reach is tested backwards from ``k``: reverse rays for sliders and short-range
+        pieces, the knight squares, then straight vaults (the contiguous runs of pieces
+        around ``k``) and, for ``specials`` (``self._specials(by)``; one no longer on its
+        square was taken), the reach the rays miss: the unmoved Deldars' and Paktuns' double
+        moves and the Pallans' front turns, moves then vaults, and bent vaults. ``board``
+        (default ``self.board``) is read by index only, so a recording list sees every
+        square the answer depends on (see ``_legal_pairs``)."""
+        if board is None:
+            board = self.board
+        return (
+            self._ray_attack(k, by, board)
+            or self._leap_attack(k, by, board)
+            or self._far_attack(k, by, specials, board)
+        )
+
+    def _ray_attack(self, k: int, by: int, board: list[int]) -> bool:
+        """Sliders, the King and short-range pieces, by reverse rays from ``k``: each ray
+        reads its empty squares and stops at its first piece."""
+        rays = self.geo.ray[k]
         for d in range(8):
-            diag = d >= 4
-            for n, p in enumerate(g.ray[k][d], start=1):
+            for n, p in enumerate(rays[d], start=1):
+                v = board[p]
+                if v:
+                    if v >> 4 == by and self._ray_hit(k, d, n, p, v):
+                        return True
+                    break
+        return False
+
+    def _ray_hit(self, k: int, d: int, n: int, p: int, v: int) -> bool:
+        """Can the piece ``v`` on ``p``, ``n`` squares from ``k`` in direction ``d`` with
+        nothing between, capture on ``k`` by a plain move?"""
+        g = self.geo
+        kind = v & 15
+        if kind == K:
+            return n == 1
+        c = g.cross[k * g.n + p]
+        if kind == D:
+            return n <= 2 and not c & ~g.touch[p]
+        if kind == H:
+            return d >= 4 and not c & ~g.touch[p]
+        if kind == J:
+            return d < 4 and not c & ~g.touch[p]
+        if kind in (C, KA, P):
+            return POPCOUNT[c] <= 1
+        if kind == S and d >= 4:
+            fwd = 1 if v >> 4 == YELLOW else -1
+            return g.rank[k] - g.rank[p] == fwd * n and (n == 1 or (n <= 3 and p in self.unmoved))
+        return False
+
+    def _pins(self, k: int, by: int) -> dict[int, list[int]]:
+        """For each piece of the King's side that is the first piece on a ray from ``k``
+        while the next piece beyond it on that ray would attack ``k`` by a plain move: the
+        squares of that ray it may move to (up to and including the attacker)."""
+        board, rays = self.board, self.geo.ray[k]
+        pins = {}
+        for d in range(8):
+            first = -1
+            for n, p in enumerate(rays[d], start=1):
                 v = board[p]
                 if not v:
                     continue
-                if v >> 4 == by:
-                    kind = v & 15
-                    c = g.crossed(p, k)
-                    if kind == K:
-                        if n == 1:
-                            return True
-                    elif kind == D:
-                        if n <= 2 and not c & ~g.touch[p]:
-                            return True
-                    elif kind == H:
-                        if diag and not c & ~g.touch[p]:
-                            return True
-                    elif kind == J:
-                        if not diag and not c & ~g.touch[p]:
-                            return True
-                    elif kind in (C, KA, P):
-                        if POPCOUNT[c] <= 1:
-                            return True
-                    elif kind == S and diag:
-                        fwd = 1 if by == YELLOW else -1
-                        if g.rank[k] - g.rank[p] == fwd * n and (
-                            n == 1 or (n <= 3 and p in unmoved)
-                        ):
-                            return True
+                if first < 0:
+                    if v >> 4 == by:
+                        break
+                    first = p
+                    continue
+                if v >> 4 == by and self._ray_hit(k, d, n, p, v):
+                    pins[first] = rays[d][:n]
                 break
-        for p in g.knight_one[k]:
+        return pins
+
+    def _leap_attack(self, k: int, by: int, board: list[int]) -> bool:
+        """Paktuns, Kapts and Pallans a knight's leap from ``k``."""
+        for p in self.geo.knight_one[k]:
             v = board[p]
             if v and v >> 4 == by and v & 15 in (PK, KA, P):
                 return True
-        # vaults: a contiguous run behind k, the vaulter 4th or further back
+        return False
+
+    def _far_attack(
+        self, k: int, by: int, specials: list[tuple[int, int]] | None, board: list[int]
+    ) -> bool:
+        """Straight vaults onto ``k`` and the reach of ``specials`` (see ``_attacked``)."""
+        hit, runs = self._vault_attack(k, by, board)
+        if hit:
+            return True
+        hit, pallans = self._double_attack(k, by, specials, board)
+        return hit or (bool(pallans) and self._pallan_attack(k, pallans, runs, board))
+
+    def _vault_attack(
+        self, k: int, by: int, board: list[int]
+    ) -> tuple[bool, list[tuple[int, list[int], int]]]:
+        """Straight vaults: a contiguous run of pieces behind ``k``, the vaulter 4th or
+        further back (3rd in Pastang). Also the runs around ``k``: (direction, squares, the
+        empty square beyond or -1), for the Pallans."""
+        g = self.geo
+        rank = g.rank
+        fwd = 1 if by == YELLOW else -1
         need = self.line_min
-        for d in range(8):
-            for n, p in enumerate(g.ray[k][d], start=1):
+        runs: list[tuple[int, list[int], int]] = []
+        for d, ray in enumerate(g.ray[k]):
+            n = 0
+            beyond = -1
+            for p in ray:
                 v = board[p]
                 if not v:
+                    beyond = p
                     break
-                if n > need and v >> 4 == by:
-                    if v & 15 != S:
-                        return True
-                    # a Swod vaults forward only: it travels from p towards k
-                    fwd = 1 if by == YELLOW else -1
-                    if g.rank[k] - g.rank[p] == fwd * n:
-                        return True
-        # unmoved Deldars and Paktuns near k, and every Pallan: generate forward
-        kf, kr = g.file[k], g.rank[k]
-        for p, v in self._specials(by) if specials is None else specials:
-            if board[p] != v:  # taken by the move being tried
-                continue
+                n += 1
+                # a Swod vaults forward only: it travels from p towards k
+                if n > need and v >> 4 == by and (v & 15 != S or rank[k] - rank[p] == fwd * n):
+                    return True, runs
+            if n:
+                runs.append((d, ray[:n], beyond))
+        return False, runs
+
+    def _double_attack(
+        self, k: int, by: int, specials: list[tuple[int, int]] | None, board: list[int]
+    ) -> tuple[bool, list[int]]:
+        """The double moves of unmoved Deldars and Paktuns onto ``k``; also the squares of
+        the Pallans of ``specials`` still on the board."""
+        if specials is None:
+            specials = self._specials(by)
+        pallans = []
+        dist, kn = self.geo.dist, k * self.geo.n
+        for p, v in specials:
             kind = v & 15
-            if kind != P and max(abs(g.file[p] - kf), abs(g.rank[p] - kr)) > 4:
+            # double moves reach at most 4 squares away
+            if kind != P and dist[kn + p] > 4 or board[p] != v:  # p: taken by the move tried
                 continue
-            out: set[int] = set()
             if kind == P:
-                self._pallan_powers(v, p, out)
+                pallans.append(p)
             elif kind == D:
-                self._deldar_double(v, p, out)
-            else:
-                self._paktun_double(v, p, out)
-            if k in out:
+                if self._deldar_reaches(p, k, board):
+                    return True, pallans
+            elif self._paktun_reaches(p, k, board):
+                return True, pallans
+        return False, pallans
+
+    def _pallan_attack(
+        self, k: int, pallans: list[int], runs: list[tuple[int, list[int], int]], board
+    ) -> bool:
+        """The Pallans' powers onto ``k`` (their plain moves, leaps and straight vaults are
+        the other tests'): bent vaults, moves then vaults, front turns."""
+        g = self.geo
+        nsq, need = g.n, self.line_min
+        # a vault bent once at a piece of a run behind k (the bend), the Pallan on a line
+        # through the bend, every square between them occupied ...
+        line_dir, line_dist = g.line_dir, g.line_dist
+        for d2, run, _ in runs:
+            for j, bend in enumerate(run, start=1):
+                bn = bend * nsq
+                for p in pallans:
+                    d1 = line_dir[bn + p]
+                    if d1 < 0 or d1 == d2 or d1 == OPPOSITE[d2]:
+                        continue
+                    i = line_dist[bn + p]
+                    if i + j > need and all(board[q] for q in g.ray[bend][d1][: i - 1]):
+                        return True
+        # ... a plain move to the empty square beyond a run of ``need`` pieces, then a vault
+        # (the run must not hold the Pallan itself: it leaves its square) ...
+        for _, run, beyond in runs:
+            if beyond < 0 or len(run) < need:
+                continue
+            for p in pallans:
+                if p not in run and self._pallan_stop(p, beyond, board):
+                    return True
+        # ... and the front turns
+        if g.fronts:
+            for p in pallans:
+                if self._pallan_turn_reaches(p, k, board):
+                    return True
+        return False
+
+    def _deldar_reaches(self, p: int, k: int, board: list[int]) -> bool:
+        """Does the opening double move of the Deldar on ``p`` reach ``k``? (Two plain
+        Deldar moves, the first without capture; see ``_deldar_double``.)"""
+        g = self.geo
+        nsq = g.n
+        for ray in g.ray_adj[p]:
+            if len(ray) < 2:
+                continue
+            m = ray[1]
+            d2 = g.line_dir[m * nsq + k]
+            if d2 < 0:
+                continue
+            dist = g.line_dist[m * nsq + k]
+            if (
+                dist <= 2
+                and dist <= len(g.ray_adj[m][d2])
+                and not board[ray[0]]
+                and not board[m]
+                and (dist == 1 or not board[g.ray[m][d2][0]])
+            ):
+                return True
+        return False
+
+    def _paktun_reaches(self, p: int, k: int, board: list[int]) -> bool:
+        """Does the opening double leap of the Paktun on ``p`` reach ``k``?"""
+        near = self.geo.knight_one_set[k]
+        return any(not board[m] for m in self.geo.knight_one[p] if m in near)
+
+    def _pallan_stop(self, p: int, e: int, board: list[int]) -> bool:
+        """Can the Pallan on ``p`` reach the empty square ``e`` by a plain Kapt move without
+        capture (the first part of a move then vault)?"""
+        g = self.geo
+        if e in g.knight_one_set[p]:
+            return True
+        idx = p * g.n + e
+        d = g.line_dir[idx]
+        if d < 0:
+            return False
+        dist = g.line_dist[idx]
+        if dist > len(g.ray_one[p][d]):
+            return False
+        ray = g.ray[p][d]
+        return not any(board[q] for q in ray[: dist - 1])
+
+    def _pallan_turn_reaches(self, p: int, k: int, board: list[int]) -> bool:
+        """Does a front turn of the Pallan on ``p`` reach ``k``? (see ``_pallan_turns``;
+        the board is read only where the geometry allows the turn)"""
+        g = self.geo
+        nsq = g.n
+        ray_p = g.ray[p]
+        for d in range(4):  # orthogonal approach: turn on the first square beyond the front
+            i = g.turn_orth[p][d]
+            if i is None:
+                continue
+            q = ray_p[d][i]
+            idx = q * nsq + k
+            d2 = g.line_dir[idx]
+            if (
+                d2 in TURN45[d]
+                and g.line_dist[idx] <= len(g.ray_free[q][d2])
+                and not any(board[u] for u in ray_p[d][: i + 1])
+                and not any(board[u] for u in g.ray[q][d2][: g.line_dist[idx] - 1])
+            ):
+                return True
+        for d in range(4, 8):  # diagonal approach: turn on the last square before a front
+            turn = g.turn_diag[p][d]
+            if turn is None:
+                continue
+            i, allowed = turn
+            q = ray_p[d][i]
+            idx = q * nsq + k
+            d2 = g.line_dir[idx]
+            if (
+                d2 in TURN45[d]
+                and not g.cross[idx] & ~allowed
+                and not any(board[u] for u in ray_p[d][: i + 1])
+                and not any(board[u] for u in g.ray[q][d2][: g.line_dist[idx] - 1])
+            ):
                 return True
         return False
 
@@ -642,23 +1042,169 @@ class Jikaida(Game):
     # ---- legal moves -------------------------------------------------------
 
     def _legal_pairs(self) -> list[tuple[int, int]]:
+        """Legal moves (from, to) but the Fluttember."""
+        return [(s, t) for s, targets in self._legal_targets() for t in targets]
+
+    def _legal_targets(self) -> list[tuple[int, list[int]]]:
+        """The pseudo-legal moves that do not leave the King in Kaida, per piece.
+
+        The King is tested once on the position; a move is tried on the board only when it
+        could change the answer, every other move is legal exactly when the King is not
+        attacked now.
+
+        When the King is not attacked, a move of its side puts no enemy piece anywhere, and:
+
+        * the reverse rays (``_ray_attack``) open only where the move leaves a ray's first
+          piece: legal when the next piece beyond does not attack (``_pins``) or the move
+          stays on that ray up to the attacker; a piece entering a ray only shortens it. The
+          knight squares (``_leap_attack``) never change. So the rest of the test
+          (``_far_attack``) alone decides a move that could change it:
+        * straight vaults (``_vault_attack``): a piece leaving a run of pieces behind the
+          King shortens it; one entering a run square keeps it; one entering the empty square
+          beyond lengthens it with the pieces after that square: tried when one of them
+          would then vault onto the King;
+        * the double moves (``_double_attack``) change only where a piece leaves a square
+          they read (their paths must be empty; one entering blocks them or takes the mover);
+        * the Pallans' powers (``_pallan_attack``) may change where a piece leaves or enters
+          a square they read, enters the square beyond a run (a longer run, new bends, a new
+          launch square), or leaves a run square beyond ``line_min`` (a new launch square);
+          within the first ``line_min`` squares the shorter run launches no vault.
+
+        When the King is attacked, a move that leaves and enters no square the whole test
+        read leaves it attacked. King moves are always tried."""
         side = self.turn
         board = self.board
-        pairs = self._pseudo(side)
+        pieces = self._pseudo_targets(side)
         if self.pastang:
-            return pairs
+            return pieces
         king = self.king_square(side)
-        specials = self._specials(1 - side)
+        if king is None:
+            return pieces
+        by = 1 - side
+        kv = side * 16 + K
+        specials = self._specials(by)
+        attacked = self._ray_attack(king, by, board) or self._leap_attack(king, by, board)
+        if not attacked:
+            attacked, runs = self._vault_attack(king, by, board)
+        if not attacked:
+            doubles, powers = _Recorder(board), _Recorder(board)
+            attacked, pallans = self._double_attack(king, by, specials, doubles)
+            if not attacked and pallans:
+                attacked = self._pallan_attack(king, pallans, runs, powers)
         legal = []
-        for s, t in pairs:
-            captured, v = board[t], board[s]
-            board[t], board[s] = v, 0
-            ks = t if v & 15 == K else king
-            ok = ks is None or not self._attacked(ks, 1 - side, specials)
-            board[s], board[t] = v, captured
-            if ok:
-                legal.append((s, t))
+        if attacked:
+            every = _Recorder(board)
+            self._attacked(king, by, specials, every)
+            seen = every.seen
+            for s, targets in pieces:
+                if board[s] != kv and s not in seen:
+                    # still attacked unless it enters a square the test read
+                    targets = [t for t in targets if t in seen]
+                kept = [t for t in targets if self._safe_after(s, t, king, by, specials, False)]
+                if kept:
+                    legal.append((s, kept))
+            return legal
+        pins = self._pins(king, by)
+        leaving = doubles.seen | powers.seen
+        entering = set(powers.seen)
+        joins: dict[int, list[int]] = {}
+        need = self.line_min
+        for d, ray in enumerate(self.geo.ray[king]):
+            m = 0  # the run of pieces next to the King (none: the empty square next to it)
+            while m < len(ray) and board[ray[m]]:
+                m += 1
+            if pallans:
+                leaving.update(ray[need:m])
+            if m < len(ray):
+                danger, extension = self._extension_attacks(king, by, d, m, pallans)
+                if danger:
+                    entering.add(ray[m])
+                elif pallans:
+                    # a piece leaving the pieces the run would join makes a launch square
+                    joins[ray[m]] = extension
+        hot = entering | joins.keys()
+        for s, targets in pieces:
+            if board[s] == kv:
+                kept = [t for t in targets if self._safe_after(s, t, king, by, specials, False)]
+            else:
+                line = pins.get(s)
+                if line is not None:  # only along the ray it shuts
+                    targets = [t for t in targets if t in line]
+                if s in leaving:
+                    kept = [t for t in targets if self._safe_after(s, t, king, by, specials, True)]
+                else:
+                    kept = [
+                        t
+                        for t in targets
+                        if t not in hot
+                        or (t not in entering and s not in joins[t])
+                        or self._safe_after(s, t, king, by, specials, True)
+                    ]
+            if kept:
+                legal.append((s, kept))
         return legal
+
+    def _safe_after(
+        self, s: int, t: int, king: int, by: int, specials: list[tuple[int, int]], far: bool
+    ) -> bool:
+        """Is the King (on ``king``, or ``t`` when it moves) safe after ``s``-``t``? ``far``:
+        only the tests beyond the reverse rays and leaps can change (see ``_legal_targets``).
+        """
+        board = self.board
+        v, captured = board[s], board[t]
+        board[t], board[s] = v, 0
+        try:
+            if far:
+                return not self._far_attack(king, by, specials, board)
+            return not self._attacked(t if v & 15 == K else king, by, specials)
+        finally:
+            board[s], board[t] = v, captured
+
+    def _extension_attacks(
+        self, k: int, by: int, d: int, m: int, pallans: list[int]
+    ) -> tuple[bool, list[int]]:
+        """A piece of the King's side entering the empty square ``b`` after the ``m``
+        pieces next to ``k`` in direction ``d`` joins them to the pieces after ``b`` (the
+        extension, returned): could the longer run let a piece vault onto ``k``? A vault
+        from a piece of it; for ``pallans``, a bend at ``b`` or in the extension, or a plain
+        move to the square after the extension (paths not checked: a piece may leave them).
+        """
+        g, board, rank = self.geo, self.board, self.geo.rank
+        ray = g.ray[k][d]
+        fwd = 1 if by == YELLOW else -1
+        need = self.line_min
+        extension = []
+        for n in range(m + 2, len(ray) + 1):
+            v = board[ray[n - 1]]
+            if not v:
+                break
+            extension.append(ray[n - 1])
+            if n > need and v >> 4 == by and (v & 15 != S or rank[k] - rank[ray[n - 1]] == fwd * n):
+                return True, extension
+        if not pallans:
+            return False, extension
+        nsq = g.n
+        longer = m + 1 + len(extension)
+        for j in range(m + 1, longer + 1):
+            bend = ray[j - 1]
+            for p in pallans:
+                d1 = g.line_dir[bend * nsq + p]
+                if d1 < 0 or d1 == d or d1 == OPPOSITE[d]:
+                    continue
+                i = g.line_dist[bend * nsq + p]
+                if i + j > need and all(board[q] for q in g.ray[bend][d1][: i - 1]):
+                    return True, extension
+        if longer >= need and longer < len(ray):
+            launch = ray[longer]
+            for p in pallans:
+                if p in extension:
+                    continue
+                if launch in g.knight_one_set[p]:
+                    return True, extension
+                d1 = g.line_dir[p * nsq + launch]
+                if d1 >= 0 and g.line_dist[p * nsq + launch] <= len(g.ray_one[p][d1]):
+                    return True, extension
+        return False, extension
 
     def _fluttember_moves(self) -> list[tuple[int, int]]:
         side = self.turn
@@ -670,14 +1216,17 @@ class Jikaida(Game):
             return []
         rank = 0 if side == YELLOW else 17
         partners = {0: C, 11: C, (5 if side == YELLOW else 3): KA, (8 if side == YELLOW else 6): KA}
-        if self._attacked(home, 1 - side):
+        if not any(board[g.sq(f, rank)] == side * 16 + kind for f, kind in partners.items()):
+            return []
+        specials = self._specials(1 - side)  # the swap captures nothing: the same for each
+        if self._attacked(home, 1 - side, specials):
             return []
         out = []
         for f, kind in partners.items():
             p = g.sq(f, rank)
             if board[p] == side * 16 + kind:
                 board[p], board[home] = side * 16 + K, side * 16 + kind
-                ok = not self._attacked(p, 1 - side)
+                ok = not self._attacked(p, 1 - side, specials)
                 board[p], board[home] = side * 16 + kind, side * 16 + K
                 if ok:
                     out.append((home, p))
@@ -697,9 +1246,23 @@ class Jikaida(Game):
         key = (tuple(self.board), self.turn, frozenset(self.unmoved), tuple(self.fluttember))
         if self._memo is not None and self._memo[0] == key:
             return list(self._memo[1])
-        g = self.geo
-        moves = [m for s, t in self._legal_pairs() for m in self._fmt(s, t)]
-        moves += [f"{g.name(s)}<>{g.name(t)}" for s, t in self._fluttember_moves()]
+        g, board = self.geo, self.board
+        names, rank = g.names, g.rank
+        promos = ("D",) if self.pastang else PROMOTIONS
+        moves: list[str] = []
+        for s, targets in self._legal_targets():
+            v, start = board[s], names[s]
+            if v & 15 == S:
+                last = g.h - 1 if v >> 4 == YELLOW else 0
+                for t in targets:
+                    base = start + ("x" if board[t] else "-") + names[t]
+                    if rank[t] == last:
+                        moves += [f"{base}={c}" for c in promos]
+                    else:
+                        moves.append(base)
+            else:
+                moves += [start + ("x" if board[t] else "-") + names[t] for t in targets]
+        moves += [f"{names[s]}<>{names[t]}" for s, t in self._fluttember_moves()]
         self._memo = (key, moves)
         return list(moves)
 
@@ -992,7 +1555,7 @@ class Jikaida(Game):
     def _apply(self, move: str) -> None:
         g, board = self.geo, self.board
         side = self.turn
-        was_bare = self.count(side, kings=False) == 0
+        was_bare = self._bare(side)
         if "<>" in move:
             a, b = move.split("<>")
             s, t = g.parse(a), g.parse(b)
@@ -1046,16 +1609,21 @@ class Jikaida(Game):
             return
         opp = self.turn
         if self.pastang:
-            if mover is not None and self.count(opp) == 0:
-                self.outcome = self._scored((mover,), "last side standing", 1.0)
+            # In play only the side to move can have lost its last piece; a loaded position
+            # may lack either side's.
+            gone = [x for x in (opp, 1 - opp) if self._bare(x, kings=True)]
+            if gone:
+                self.outcome = self._scored((1 - gone[0],), "last side standing", 1.0)
             elif not self._legal():
                 self.outcome = self._scored((1 - opp,), "no legal move", 1.0)
             return
-        bare = [self.count(x, kings=False) == 0 for x in (0, 1)]
+        bare = [self._bare(x) for x in (0, 1)]
         if bare[0] and bare[1]:
             self.outcome = self._scored((), "Nikaida: two bare Kings", 0.5)
             return
-        if mover is not None and bare[mover] and was_bare:
+        # The side not to move is a bare King after its one turn (in a loaded position the
+        # turn is taken as played): it has lost.
+        if bare[1 - opp] and (was_bare if mover is not None else True):
             self.outcome = self._scored((opp,), "Nikaida", 0.5)
             return
         if not self._legal():
@@ -1106,7 +1674,7 @@ class Jikaida(Game):
             text += f"takes {NAME[board[t] & 15]} {g.drin_name(t)}"
         else:
             text += g.drin_name(t)
-        if m.group(3):
+        if m.group(3) in KIND_OF:
             text += f", promotes to {NAME[KIND_OF[m.group(3)]]}"
         return f"{text} ({move})"
 
@@ -1185,6 +1753,23 @@ def how_it_went(last: dict[str, Any]) -> str:
     return ""
 
 
+class _Recorder(list):
+    """A copy of a board that notes every square read by index (``seen``)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self, board: list[int]):
+        super().__init__(board)
+        self.seen: set[int] = set()
+
+    def __getitem__(self, index):  # type: ignore[override]
+        self.seen.add(index)
+        return list.__getitem__(self, index)
+
+    def __iter__(self):
+        raise TypeError("read a recorded board by index only")
+
+
 def _empty_run(board: list[int], ray: list[int]) -> list[int]:
     out = []
     for t in ray:
@@ -1192,6 +1777,27 @@ def _empty_run(board: list[int], ray: list[int]) -> list[int]:
             break
         out.append(t)
     return out
+
+
+def _shown(value: Any, width: int = 24) -> str:
+    """``value`` for a one-line message: its repr, cut to ``width`` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _check_depth(data: Any, limit: int = 3) -> None:
+    """Refuse JSON nested deeper than a position can be (``last.route`` is the deepest)."""
+    level = [data]
+    for _ in range(limit + 1):
+        level = [
+            x
+            for c in level
+            for x in (c.values() if isinstance(c, dict) else c if isinstance(c, list) else ())
+            if isinstance(x, dict | list)
+        ]
+        if not level:
+            return
+    raise ValueError("nested deeper than a position can be")
 
 
 def _sqkey(name: str) -> tuple[int, str]:

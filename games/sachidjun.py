@@ -246,13 +246,14 @@ OFFER_RE = re.compile(
     r"offer:(?:give\((?P<give>[^)]*)\)|home\((?P<home>[^)]*)\))\+get\((?P<get>[^)]*)\)"
     r"(?:@(?P<to>[rc]))?"
 )
-COUNT_RE = re.compile(r"(\d*)([rc])")
+COUNT_RE = re.compile(r"([0-9]*)([rc])")
 
 
 def parse_counts(text: str) -> list[int] | None:
-    """``2r,1c`` (or ``2r1c``) -> [2, 1]; None if malformed."""
+    """``2r,1c`` (or ``2r1c``) -> [2, 1]; None if malformed (a count of more than three
+    digits too: no side has that many pieces, and a huge one would not even be an int)."""
     compact = text.replace(",", "")
-    if not re.fullmatch(r"(?:\d*[rc])+", compact):
+    if not re.fullmatch(r"(?:[0-9]{0,3}[rc])+", compact):
         return None
     counts = [0, 0]
     for number, letter in COUNT_RE.findall(compact):
@@ -741,7 +742,7 @@ class Sachidjun(Game):
         if self.played:
             return "offers are made before your first move of the sub-turn (this one expired)"
         match = OFFER_RE.fullmatch(move)
-        if not match:
+        if not match or not self._offer_parts(match):
             return (
                 "write an offer as offer:give(2r,1c)+get(1r) (exchange) or "
                 "offer:home(rW3,cN2)+get(1c) (position)"
@@ -775,6 +776,15 @@ class Sachidjun(Game):
             if self.cells[cell][role_of(side, colour)] < count:
                 return f"you have no {count} {COLOUR_NAMES[colour]} on {CELLS[cell]} to send home"
         return None
+
+    @staticmethod
+    def _offer_parts(match: re.Match[str]) -> bool:
+        """Does each part of an offer read as counts (``2r,1c``) or pieces (``rW3,cN2``)?"""
+        if parse_counts(match.group("get")) is None:
+            return False
+        if match.group("give") is not None:
+            return parse_counts(match.group("give")) is not None
+        return parse_home(match.group("home")) is not None
 
     def _make_offer(self, move: str) -> None:
         match = OFFER_RE.fullmatch(move)

@@ -437,13 +437,14 @@ class Tchela(Game):
         names = layout.store_names()
         base = move.partition("+")[0]
         opening = not self.opened[seat]
-        number = re.fullmatch(r"(open)?(\d+)", base)
+        number = re.fullmatch(r"(open)?([0-9]+)", base)
         if opening and not base.startswith("open"):
             return "this is your opening: pick a hole with `openH`, e.g. open5"
         if not opening and base.startswith("open"):
             return "the opening is over: sow a hole by its number, e.g. 7"
         if number:
-            hole = int(number.group(2))
+            digits = number.group(2)
+            hole = int(digits) if len(digits) <= 3 else 0  # 5,000 digits are no int
             if not 1 <= hole <= layout.holes:
                 return f"holes are numbered 1 to {layout.holes}"
             if not side[hole - 1]:

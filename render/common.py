@@ -15,9 +15,12 @@ import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from .cache import MIB, ByteCache, image_bytes
 
 SCALE = 2  # supersampling factor
 PALETTE_COLOURS = 256  # colours kept in the final PNG
@@ -99,11 +102,26 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size * SCALE)
 
 
-@lru_cache(maxsize=4096)
-def text_mask(text: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
-    """``text`` rendered once as a coverage mask, with the offset of its top-left corner
-    from the anchor point (supersampled pixels). Pasting a cached mask is several times
-    faster than drawing the text again, and gives the same pixels."""
+Mask = tuple[Image.Image, int, int]
+
+# Text masks: a label drawn on every picture (a piece's letters, a count) is drawn once;
+# a status line naming this game's players and move is drawn and forgotten. Bounded by
+# bytes (a long status line's mask takes about 60 KiB, a coordinate's a few hundred bytes).
+TEXT_MASKS: ByteCache[Mask] = ByteCache(
+    "text masks", 8 * MIB, lambda mask: image_bytes(mask[0]), admit_on_second_use=True
+)
+
+
+def text_mask(text: str, size: int, anchor: str, bold: bool) -> Mask:
+    """``text`` rendered as a coverage mask, with the offset of its top-left corner from
+    the anchor point (supersampled pixels). Pasting a cached mask is several times faster
+    than drawing the text again, and gives the same pixels."""
+    return TEXT_MASKS.get(
+        (text, size, anchor, bold), lambda: _draw_text_mask(text, size, anchor, bold)
+    )
+
+
+def _draw_text_mask(text: str, size: int, anchor: str, bold: bool) -> Mask:
     face = font(size)
     stroke = SCALE // 2 if bold else 0
     if any(ord(ch) in CARON_BASES for ch in text):
@@ -407,6 +425,32 @@ def side_by_side(pngs: list[bytes], gap: int, colour: Colour = PANEL_RIM) -> byt
     return buffer.getvalue()
 
 
+# The empty boards, one per game, layout or path shown: each is drawn once at the
+# supersampled size and kept at the final size (a quarter of the bytes); a picture starts
+# from it blown back up by pixel doubling, which shrinks back to the same pixels. All of
+# them together take about 35 MiB.
+BACKGROUNDS: ByteCache[Image.Image] = ByteCache("backgrounds", 48 * MIB, image_bytes)
+
+
+def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
+    """Decorator for a function drawing an empty board (supersampled) from hashable
+    arguments: it returns that board at final size, drawn once and kept in
+    ``BACKGROUNDS``. ``canvas_from`` turns it into a canvas to draw a position on."""
+
+    @wraps(draw)
+    def cached(*args: Any) -> Image.Image:
+        key = (draw.__module__, draw.__qualname__, args)
+        return BACKGROUNDS.get(key, lambda: draw(*args).reduce(SCALE))
+
+    return cached
+
+
+def canvas_from(background: Image.Image) -> Image.Image:
+    """A supersampled canvas showing ``background`` (a final-size picture)."""
+    size = (background.width * SCALE, background.height * SCALE)
+    return background.resize(size, Image.Resampling.NEAREST)
+
+
 def new_canvas(width: int, height: int, colour: Colour = PANEL) -> Image.Image:
     """A blank supersampled RGB image for a ``width`` x ``height`` final picture."""
     return Image.new("RGB", (width * SCALE, height * SCALE), colour)
@@ -433,16 +477,34 @@ def banded_panel(
     return image
 
 
-def encode_png(image: Image.Image, colours: int = PALETTE_COLOURS) -> bytes:
+@lru_cache(maxsize=16)
+def fixed_palette(key: str) -> Image.Image:
+    """The fixed palette of game ``key`` (``render/palettes.py``) as a one-pixel "P" image,
+    padded to 256 entries with its first colour (a duplicate never wins a match)."""
+    from .palettes import PALETTES
+
+    data = bytes.fromhex(PALETTES[key])
+    data += data[:3] * (256 - len(data) // 3)
+    image = Image.new("P", (1, 1))
+    image.putpalette(data)
+    return image
+
+
+def encode_png(image: Image.Image, palette: str | None = None) -> bytes:
     """Shrink a supersampled canvas to final size, reduce the palette, return PNG bytes.
 
-    A box filter (``reduce``) keeps flat colours exact and adds only edge blends, so the
-    octree palette holds every drawn colour; it is also many times faster than Lanczos.
+    A box filter (``reduce``) keeps flat colours exact and adds only edge blends. With
+    ``palette`` (a game key) every pixel takes the nearest colour of that game's fixed
+    palette, which holds every flat colour the game draws exactly: five times faster than
+    choosing an octree palette per picture. Without it, an octree palette of the picture.
     """
     small = image.reduce(SCALE)
-    paletted = small.quantize(
-        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
+    if palette is None:
+        paletted = small.quantize(
+            colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    else:
+        paletted = small.quantize(palette=fixed_palette(palette), dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     paletted.save(buffer, format="PNG", compress_level=3)  # fast; optimize=True tripled render time
     return buffer.getvalue()

@@ -251,6 +251,43 @@ def test_lone_king_captured_by_two_pieces_flips_on_top():
     assert game.current["events"] == ["XK@17", "K(B->W@5)"]
 
 
+def test_a_king_captured_this_turn_may_not_return_to_its_capture_point():
+    # White holds Black's King on White 17 = Black 5. Black takes it with 3X5 3X5; its
+    # turn-start space is now the capture point, Black 5. After K(5/7) the last 2 may not
+    # bring it back there (K(7\5)); it may go on to 7/9.
+    game = at({"S": "12", "F": "K", 17: "K"}, {3: "2"}, dice=(2, 2), turn=B)
+    play(game, "3X5 3X5 K(5/7)")
+    legal = game.legal_moves()
+    assert "K(7\\5)" not in legal
+    assert "K(7/9)" in legal
+    with pytest.raises(IllegalMove):
+        game.push("K(7\\5)")
+
+
+def test_a_captured_king_compares_in_its_new_owners_numbers():
+    # Black's King held by White on White 3 = Black 15 (I(bc,34)). Black takes it with
+    # 9X15 9X15, then K(15\9). The last 6: K(9\3) ends on Black 3 = I(bc,12), not the
+    # capture point (its old owner's number 3 means nothing now): legal. K(9/15) ends on
+    # the capture point: illegal.
+    game = at({"S": "12", "F": "K", 3: "K"}, {9: "2"}, dice=(6, 6), turn=B)
+    play(game, "9X15 9X15 K(15\\9)")
+    legal = game.legal_moves()
+    assert "K(9\\3)" in legal
+    assert "K(9/15)" not in legal
+    game.push("K(9\\3)")
+    assert game.board.turn == W
+    assert game.board.owner[KINGS[B]] == B and game.board.pos[KINGS[B]] == 3
+
+
+def test_a_captured_king_that_does_not_move_may_stay_on_its_capture_point():
+    # "counts ... as not yet moved": after 3X5 3X5 the King sits on Black 5 and the other
+    # two dice bring pieces out of Start; the turn ends with the King where it was taken.
+    game = at({"S": "12", "F": "K", 17: "K"}, {3: "2"}, dice=(2, 2), turn=B)
+    play(game, "3X5 3X5 S/2 S/2")
+    assert game.board.turn == W
+    assert game.board.owner[KINGS[B]] == B and game.board.pos[KINGS[B]] == 5
+
+
 def test_king_with_two_pieces_taken_by_four_the_texts_example():
     # "[3 3]; 3(2X5), 8X5; X2K@17; K(B->W@5); -2@5"
     game = at({"S": "0", 2: "3", 8: "1"}, {17: "2K", 4: "1"}, dice=(3, 3))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+import os
 import subprocess
 import sys
 
@@ -126,3 +128,133 @@ def test_run_without_a_token_exits_at_once_with_help(tmp_path, monkeypatch, caps
     err = capsys.readouterr().err
     assert "No Discord token" in err and "idzeva play shax" in err
     assert not (tmp_path / "idzeva.db").exists()  # nothing created without a token
+
+
+# ---- files that cannot be written or read (issue 11, "CLI") ---------------------------
+
+# A folder, a folder that does not exist, and a full disk (/dev/full answers every write
+# with ENOSPC). The tests run as root in the container, so no permission case here.
+UNWRITABLE = [
+    ("folder", "Is a directory"),
+    ("missing/board.png", "No such file or directory"),
+    ("/dev/full", "No space left on device"),
+]
+
+
+def unwritable(tmp_path, name: str) -> str:
+    return name if name.startswith("/") else str(tmp_path / name).replace("/folder", "")
+
+
+@pytest.mark.parametrize(("name", "reason"), UNWRITABLE)
+def test_show_png_that_cannot_be_written_is_one_line_exit_2(tmp_path, capsys, name, reason):
+    path = unwritable(tmp_path, name)
+    code, text = run("show", "shax", "d2", "--png", path)
+    err = capsys.readouterr().err
+    assert code == 2 and text == ""
+    assert err == f"idzeva: cannot write image {path}: {reason}\n"
+
+
+def test_play_save_that_cannot_be_written_says_so_and_the_game_goes_on(hot_seat, tmp_path):
+    seat, out = hot_seat
+    seat.out_dir.mkdir()
+    paths = [unwritable(tmp_path, name) for name, _ in UNWRITABLE]
+    seat.run(iter(["d2", *(f"save {path}" for path in paths), "d3"]))
+    text = out.getvalue()
+    for path, (_, reason) in zip(paths, UNWRITABLE, strict=True):
+        assert f"Could not save to {path}: {reason}. The game goes on." in text
+    assert "Saved to" not in text
+    assert seat.game.moves() == ["d2", "d3"]
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (None, "No such file or directory"),
+        (b"\xff\xfe\x00binary", "not UTF-8 text"),
+        (b"{not json", "Expecting property name"),
+        (b'{"game": "chess"}', "unknown game"),
+        (b"[" * 100_000, "nested"),
+        (b"x" * 4_000_001, "larger than 4 MB"),
+    ],
+)
+def test_play_load_of_a_bad_file_says_so_and_the_game_goes_on(hot_seat, tmp_path, content, reason):
+    seat, out = hot_seat
+    seat.out_dir.mkdir()
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_bytes(content)
+    seat.run(iter(["d2", f"load {path}", "d3"]))
+    text = out.getvalue()
+    assert f"Could not load {path}: " in text and ". The game goes on." in text
+    assert reason in text.split(f"Could not load {path}: ")[1].splitlines()[0]
+    assert seat.game.moves() == ["d2", "d3"]
+
+
+def test_play_load_of_a_saved_game_that_does_not_rebuild_is_refused(hot_seat, tmp_path):
+    # Loads without complaint but has one count of pieces in hand: refused before it
+    # replaces the game in play (before, the board drawn next crashed and lost the game).
+    seat, out = hot_seat
+    seat.out_dir.mkdir()
+    saved = new_game("shax")
+    saved.push("a1")
+    data = json.loads(saved.to_json())
+    data["state"]["in_hand"] = [11]
+    path = tmp_path / "damaged.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    seat.run(iter(["d2", f"load {path}", "d3"]))
+    assert f"Could not load {path}: damaged saved game. The game goes on." in out.getvalue()
+    assert seat.game.moves() == ["d2", "d3"]
+
+
+def test_play_images_that_cannot_be_written_are_turned_off_once(tmp_path):
+    out = io.StringIO()
+    seat = HotSeat(new_game("shax"), tmp_path / "gone", out)  # the folder was never made
+    seat.run(iter(["d2", "d3"]))
+    text = out.getvalue()
+    assert text.count("Could not write the image") == 1
+    assert "No such file or directory. The game goes on without images." in text
+    assert seat.game.moves() == ["d2", "d3"]
+
+
+def test_play_out_folder_that_cannot_be_made_is_one_line_exit_2(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    code, text = run("play", "shax", "--out", str(blocker))
+    err = capsys.readouterr().err
+    assert code == 2 and text == ""
+    assert err == f"idzeva: cannot make the image folder {blocker}: File exists\n"
+
+
+def test_legal_into_a_closed_pipe_prints_no_traceback():
+    # `idzeva legal jikaida | head -0`: the reader is gone before the first write.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "legal", "jikaida"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    process.stderr.close()
+    assert process.wait() == 1
+    assert err == ""
+
+
+def test_play_interrupted_with_ctrl_c_exits_130_without_a_traceback(tmp_path, monkeypatch, capsys):
+    def interrupted(prompt=""):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupted)
+    code, text = run("play", "shax", "--out", str(tmp_path / "images"))
+    assert code == 130 and "White to place" in text
+    assert capsys.readouterr().err == "\nidzeva: interrupted\n"
+
+
+def test_a_terminal_without_unicode_gets_question_marks_not_a_traceback():
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "show", "sachi"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        check=False,
+    )
+    assert result.returncode == 0 and result.stderr == b""
+    assert b"veradi ra?a" in result.stdout  # raža

@@ -48,6 +48,8 @@ def test_wrong_seat_count_is_an_error():
         '{"game": "shax"}',
         {"game": "shax", "state": {"board": {"z9": "W"}}},
         {"variants": [], "state": {}},
+        "[" * 100_000 + "]" * 100_000,  # deeper than the JSON reader can go
+        '{"game": "shax", "seats": ' + "1" * 5000 + "}",  # past Python's int limit
     ],
 )
 def test_load_game_rejects_junk(junk):

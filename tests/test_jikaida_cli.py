@@ -6,6 +6,8 @@ import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games
 from bot.cli import main
@@ -85,15 +87,21 @@ def test_from_position_then_push_moves_and_round_trip():
 POSITION = {
     "variant": "poron",
     "turn": "yellow",
-    "pieces": {"h1": "YK", "f18": "BK", "e5": "YP", "c3": "YS"},
+    "pieces": {"h1": "YK", "f18": "BK", "e5": "YP", "c3": "YS", "l17": "BD"},
     "unmoved": ["c3"],
     "fluttember": {"yellow": True, "blue": True},
 }
 
 
+KINGS = {"h1": "YK", "f18": "BK"}
+
+
 def write(tmp_path, data, name="position.json") -> str:
     path = tmp_path / name
-    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return str(path)
 
 
@@ -120,7 +128,7 @@ def test_show_from_a_position_file(tmp_path):
     code, text = run("show", "jikaida", "e5-e9", "--position", write(tmp_path, POSITION))
     assert code == 0
     assert "Blue to move (movement)" in text
-    assert "Material: Yellow 3 · Blue 1" in text
+    assert "Material: Yellow 3 · Blue 2" in text
     assert "Last move: Yellow Pallan Mortil E5 → Neemu E3 (e5-e9)" in text
 
 
@@ -140,7 +148,8 @@ def test_position_file_turn_and_pastang_variant(tmp_path):
 )
 def test_variant_that_contradicts_the_file_exits_2(tmp_path, capsys, file_variant, option):
     # Choice: the file sets the variant; a --variant saying otherwise is an error, not ignored.
-    data = {"variant": file_variant, "pieces": {"a1": "YD", "f6": "BD"}}
+    pieces = {"a1": "YD", "f6": "BD"} if file_variant == "pastang" else KINGS
+    data = {"variant": file_variant, "pieces": pieces}
     code, text = run("legal", "jikaida", "--position", write(tmp_path, data), "--variant", option)
     err = capsys.readouterr().err
     assert code == 2 and text == ""
@@ -169,15 +178,25 @@ def test_position_for_a_game_without_position_files_exits_2(tmp_path, capsys, ga
         ({"pieces": {"h1": "GK"}}, "unknown piece 'GK' on h1"),
         ({"pieces": {"h1": ""}}, "unknown piece ''"),
         ({"pieces": {"h1": "YK", "h2": "YK"}}, "more than one King"),
-        ({"turn": "red", "pieces": {"h1": "YK"}}, '"turn"'),
+        ({"turn": "red", "pieces": KINGS}, '"turn"'),
         ({"variant": "chess", "pieces": {"h1": "YK"}}, '"variant"'),
-        ({"pieces": {"h1": "YK"}, "unmoved": ["q9"]}, "no square 'q9'"),
+        ({"pieces": KINGS, "unmoved": ["q9"]}, "no square 'q9'"),
         ({"variant": "pastang", "pieces": {"h1": "YD"}}, "no square 'h1'"),
+        # what is not a position (issue 11)
+        ({"pieces": {"h1": "YK"}}, "blue has no King"),
+        ({"pieces": {**KINGS, " h1": "YS"}}, "two pieces on h1"),
+        ('{"pieces": {"h1": "YK", "f18": "BK", "h1": "YS"}}', "'h1' appears twice"),
+        ({"pieces": {**KINGS, "c3": 7}}, "unknown piece"),
+        ({"pieces": {**KINGS, "c3": {"kind": "YS"}}}, "unknown piece"),
+        ({"pieces": KINGS, "note": [[[[["deep"]]]]]}, "nested deeper than a position can be"),
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than a position can be"),
+        ('{"pieces": {"h1": "YK", "f18": "BK"}, "x": "' + "a" * 4_000_000 + '"}', "larger than"),
+        (b"\xff\xfe{}", "not UTF-8 text"),
     ],
 )
 def test_bad_position_file_is_one_line_exit_2(tmp_path, capsys, content, message):
     path = str(tmp_path / "missing.json") if content is None else write(tmp_path, content)
-    for command in ("legal", "show"):
+    for command in ("legal", "show", "play"):
         code, text = run(command, "jikaida", "--position", path)
         err = capsys.readouterr().err
         assert code == 2 and text == ""
@@ -189,3 +208,63 @@ def test_illegal_move_after_a_position_file(tmp_path, capsys):
     code, _ = run("legal", "jikaida", "--position", write(tmp_path, POSITION), "c3-c7")
     assert code == 2
     assert "illegal move 'c3-c7' at ply 1" in capsys.readouterr().err
+
+
+def test_position_already_over_shows_the_result_and_no_moves(tmp_path):
+    # The issue's example: Blue is a bare King and Yellow, to move, has a Deldar: Nikaida.
+    data = {"variant": "poron", "turn": "yellow", "pieces": {"a1": "YK", "c3": "YD", "f18": "BK"}}
+    path = write(tmp_path, data)
+    assert run("legal", "jikaida", "--position", path) == (0, "")
+    code, text = run("show", "jikaida", "--position", path)
+    assert code == 0 and "Yellow wins: Nikaida" in text
+
+
+def test_play_from_a_position_file(tmp_path, monkeypatch):
+    lines = iter(["e5-e9", "undo", "c3-c6", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    out_dir = tmp_path / "images"
+    code, text = run(
+        "play", "jikaida", "--position", write(tmp_path, POSITION), "--out", str(out_dir)
+    )
+    assert code == 0
+    assert "Played e5-e9" in text and "Blue to move (movement)" in text
+    # undo goes back to the position of the file, not to the initial array: c3 is unmoved
+    taken_back = text.split("Took back the last move.")[1]
+    assert "Material: Yellow 3 · Blue 2" in taken_back and "Played c3-c6" in taken_back
+
+
+# ---- any JSON at all: a game, or one line saying why not -------------------------------
+
+SQUARE_NAMES = st.sampled_from(["h1", " h1", "H1", "f18", "c3", "f6", "a1", "z9", "h01", ""])
+CODES = st.sampled_from(["YK", "BK", "YS", "BS", "YD", "BD", "YP", "yk", "YX", "Y", ""])
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=8,
+)
+POSITIONS = st.fixed_dictionaries(
+    {"pieces": st.dictionaries(SQUARE_NAMES, CODES | JSON, max_size=6)},
+    optional={
+        "variant": st.sampled_from(["poron", "pastang", "chess"]) | JSON,
+        "turn": st.sampled_from(["yellow", "blue"]) | JSON,
+        "unmoved": st.lists(SQUARE_NAMES, max_size=3) | JSON,
+        "fluttember": st.fixed_dictionaries({}, optional={"yellow": st.booleans()}) | JSON,
+        "last": JSON,
+    },
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(POSITIONS)
+def test_any_json_is_a_playable_position_or_one_line_why_not(data):
+    try:
+        game = Jikaida.from_position(data)
+    except ValueError as error:
+        assert str(error) and "\n" not in str(error)
+        return
+    for side in ("yellow", "blue"):
+        assert game.pastang or game.king_square(("yellow", "blue").index(side)) is not None
+    moves = game.legal_moves()
+    assert game.text_board() and game.summary()
+    assert not game.is_over or moves == []
+    assert load_game(game.to_json()).to_json() == game.to_json()

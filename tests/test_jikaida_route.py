@@ -15,7 +15,9 @@ import pytest
 
 from games.jikaida import Jikaida
 
-KINGS = {"l1": "YK", "l18": "BK"}  # far corners, out of every line used below
+# Far corners, out of every line used below; the Deldar keeps Blue from being a bare King
+# (a bare King not to move has lost: the position would be over).
+KINGS = {"l1": "YK", "l18": "BK", "l17": "BD"}
 
 
 def pos(pieces: dict[str, str], unmoved=(), variant="poron", kings=True) -> Jikaida:

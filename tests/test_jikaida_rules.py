@@ -14,8 +14,9 @@ from games.jikaida import Jikaida
 
 YELLOW, BLUE = 0, 1
 
-# Kings out of the way in the far eastern corners (their lines touch nothing tested).
-KINGS = {"l1": "YK", "l18": "BK"}
+# Kings out of the way in the far eastern corners (their lines touch nothing tested), and a
+# Blue Deldar by its King: a position whose side not to move is a bare King is already over.
+KINGS = {"l1": "YK", "l18": "BK", "l17": "BD"}
 
 
 def pos(pieces: dict[str, str], turn: str = "yellow", unmoved=(), kings=True, **extra) -> Jikaida:
@@ -290,7 +291,7 @@ def test_pallan_bent_vault():
 
 
 def test_pallan_takes_friendly_pieces_but_not_its_king():
-    game = pos({"a1": "YP", "a3": "YD", "b2": "YK", "l18": "BK"}, kings=False)
+    game = pos({"a1": "YP", "a3": "YD", "b2": "YK", "l18": "BK", "l17": "BD"}, kings=False)
     t = targets(game, "a1")
     assert "a3" in t and "b2" not in t
 
@@ -620,3 +621,101 @@ def test_bad_promotions_are_refused_with_a_reason(typed, reason):
     with pytest.raises(IllegalMove) as error:
         game.parse_move(typed)
     assert reason in error.value.reason
+
+
+# ---- loaded positions (Settled details: "judged exactly as if reached in play") --------
+
+
+def loaded(pieces: dict[str, str], turn: str = "yellow", variant: str = "poron", **extra):
+    """A position file as a user writes it: no "unmoved" list unless given."""
+    return Jikaida.from_position({"variant": variant, "turn": turn, "pieces": pieces, **extra})
+
+
+def test_loaded_bare_king_not_to_move_has_already_lost_by_nikaida():
+    # The issue's example: Blue has only its King and Yellow (to move) has a Deldar.
+    game = loaded({"a1": "YK", "c3": "YD", "f18": "BK"})
+    assert game.is_over and game.legal_moves() == []
+    assert game.outcome.winners == (YELLOW,)
+    assert game.outcome.reason == "Nikaida" and game.outcome.score == (0.5, 0.0)
+
+
+def test_loaded_bare_king_to_move_still_has_its_one_turn():
+    game = loaded({"a1": "YK", "c3": "YD", "f18": "BK"}, turn="blue")
+    assert not game.is_over
+    assert "f18-e18" in game.legal_moves()
+    game.push("f18-e18")  # the bare King's one turn: now it has lost
+    assert game.outcome.winners == (YELLOW,) and game.outcome.reason == "Nikaida"
+
+
+def test_loaded_two_bare_kings_draw():
+    game = loaded({"a1": "YK", "f18": "BK"})
+    assert game.outcome.is_draw and game.outcome.score == (0.5, 0.5)
+
+
+@pytest.mark.parametrize("turn", ["yellow", "blue"])
+def test_loaded_pastang_side_without_pieces_has_lost(turn):
+    game = loaded({"c3": "YD", "e1": "YS"}, turn=turn, variant="pastang")
+    assert game.is_over and game.legal_moves() == []
+    assert game.outcome.winners == (YELLOW,) and game.outcome.score == (1.0, 0.0)
+
+
+def test_without_an_unmoved_list_pieces_on_their_own_initial_squares_are_unmoved():
+    # c3 is a Yellow Swod square: the three-square bonus. i4 is no Swod square: one step.
+    game = loaded({"c3": "YS", "i4": "YS", **KINGS})
+    assert targets(game, "c3") == squares("c4 c5 c6 b4 a5 d4 e5 f6")
+    assert targets(game, "i4") == squares("i5 h5 j5")
+    # c2 is a Yellow Deldar square (the double move reaches c6); c3 is not a Deldar's.
+    game = loaded({"c2": "YD", "i3": "YD", **KINGS})
+    assert "c6" in targets(game, "c2")
+    assert targets(game, "i3") == squares("i4 i5 i2 i1 h3 g3 j3 k3 h4 g5 j4 k5 h2 g1 j2 k1")
+
+
+def test_initial_squares_count_for_their_own_side_only():
+    # Blue's Swod on c16 is unmoved (forward is south); a Yellow Swod there is not.
+    game = loaded({"c16": "BS", "k2": "YD", **KINGS}, turn="blue")
+    assert targets(game, "c16") == squares("c15 c14 c13 b15 a14 d15 e14 f13")
+    game = loaded({"c16": "YS", **KINGS})
+    assert targets(game, "c16") == squares("c17 b17 d17")
+
+
+def test_with_an_unmoved_list_only_the_listed_squares_count():
+    game = loaded({"c3": "YS", "i4": "YS", **KINGS}, unmoved=["i4"])
+    assert targets(game, "c3") == squares("c4 b4 d4")
+    assert targets(game, "i4") == squares("i5 i6 i7 h5 g6 f7 j5 k6 l7")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"pieces": {"h1": "YK", "c3": "YS"}}, "blue has no King"),
+        ({"pieces": {"f18": "BK"}}, "yellow has no King"),
+        ({"pieces": {}}, "yellow has no King"),
+        ({"pieces": {"h1": "YK", " h1": "YS", "f18": "BK"}}, "two pieces on h1"),
+        ({"pieces": {"h1": "YK", "H1 ": "YS", "f18": "BK"}}, "two pieces on h1"),
+        ({"pieces": {"h1": "YK", "f18": "BK", "c3": 5}}, "unknown piece"),
+        ({"pieces": {"h1": "YK", "f18": "BK", "c3": None}}, "unknown piece"),
+        ({"pieces": {"h1": "YK", "f18": "BK", "c3": ["YS"]}}, "unknown piece"),
+        ({"pieces": {"h1": "YK", "f18": "BK", "c3": "YS" * 3000}}, "unknown piece 'YSYSYSYSYS"),
+        ({"pieces": {"h1": "YK", "f18": "BK", "c3" * 3000: "YS"}}, "no square 'c3c3c3"),
+        ({"pieces": {"h1": "YK", "f18": "BK"}, "turn": "x" * 5000}, '"turn" is'),
+        ({"pieces": {"h1": "YK", "f18": "BK"}, "variant": ["x"] * 5000}, '"variant" is'),
+        ({"pieces": {"h1": "YK", "f18": "BK", "c\u0663": "YS"}}, "no square"),
+        ({"pieces": {"h1": "YK", "f18": "BK"}, "unmoved": [["c3"]]}, "no square"),
+        ({"pieces": {"h1": "YK", "f18": "BK"}, "fluttember": {"blue": "no"}}, '"fluttember"'),
+        ({"pieces": {"h1": "YK", "f18": "BK"}, "note": [[[[["deep"]]]]]}, "nested deeper"),
+        ({"pieces": {"h1": "YK", "f18": "BK"}, "last": "e3-e5"}, '"last"'),
+        ({"pieces": {"h1": "YK", "f18": "BK"}, "last": {"side": 0}}, '"last"'),
+        ({"variant": "pastang", "pieces": {"a1": "YK", "f6": "BD"}}, "unknown piece 'YK'"),
+        ({"variant": "pastang", "pieces": {}}, "no pieces on the board"),
+        # Blue's Chuktar could take Yellow's King: Yellow cannot have moved into Kaida.
+        (
+            {"turn": "blue", "pieces": {"h1": "YK", "a1": "YD", "h9": "BC", "f18": "BK"}},
+            "yellow's King can be taken",
+        ),
+    ],
+)
+def test_what_is_not_a_position_is_refused_in_one_line(data, message):
+    with pytest.raises(ValueError) as error:
+        Jikaida.from_position(data)
+    text = str(error.value)
+    assert message in text and "\n" not in text and len(text) < 200

@@ -57,7 +57,7 @@ def _positions() -> dict[str, Jikaida]:
         "pastang start": Jikaida(["pastang"]),
         "vault": play(Jikaida(), "b3-c4 k16-j15 e3-e5 j18-j14"),
         "pastang vault": play(Jikaida(["pastang"]), "c2-c4 d5-d3 f1xb5"),
-        "kaida": play(at({**kings, "c5": "YC", "h9": "BC", "a17": "BS"}, "blue"), "h9-h4"),
+        "kaida": play(at({**kings, "c5": "YC", "b9": "BC", "a17": "BS"}, "blue"), "b9-b1"),
         "front turn": play(at({**kings, "c3": "YP", "k9": "BJ"}), "c3-f10"),
         "bent vault": play(
             at({**kings, "c3": "YP", "d4": "YS", "e5": "BS", "e6": "BD", "e7": "BS"}), "c3xe7"

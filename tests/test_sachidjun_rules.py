@@ -600,6 +600,28 @@ def test_offers_expire_with_the_first_move_and_ask_only_what_is_held():
     assert game.offer is None and game.role == TR
 
 
+@pytest.mark.parametrize(
+    "offer",
+    [
+        "offer:give(1x)+get(1c)",
+        "offer:give(one,raza)+get(1c)",  # /sachi offer give:"one raza"
+        "offer:give(\N{GAME DIE})+get(1c)",
+        "offer:give(1r)+get(1x)",
+        "offer:give(1r)+get()",
+        "offer:give(1r)+get(" + "1" * 5000 + "c)",  # past Python's int limit
+        "offer:give(1r)+get(1000c)",
+        "offer:give(1r)+get(" + "x" * 5000 + ")",
+        "offer:home(\N{GAME DIE})+get(1c)",
+        "offer:home(one,raza)+get(1c)",
+        "offer:home(rW3)+get(1x)",
+    ],
+)
+def test_malformed_offers_are_answered_with_the_offer_notation(offer):
+    # Veradi holds a tameg raža and tameg two veradi čadra: the checks of what is held come
+    # after the notation, which must refuse each of these.
+    assert_illegal(prisoners_position(), offer, "offer:give(2r,1c)+get(1r)")
+
+
 def test_four_seats_an_offer_names_its_opponent():
     game = prisoners_position(seats=4)
     assert_illegal(game, "offer:give(1r)+get(1c)", "@r")

@@ -631,6 +631,18 @@ def test_illegal_moves_raise_and_change_nothing():
     assert_illegal(main, "banana")
 
 
+def test_numbers_past_the_int_limit_are_refused_with_the_hole_range():
+    # Python refuses to read integers of more than 4,300 digits; a move is refused first.
+    huge = "1" * 5000
+    assert_illegal(Tchela(), huge, "1 to 16")  # in the opening "5" means open5
+    assert_illegal(Tchela(), "open" + huge, "1 to 16")
+    main = play(Tchela(), "open1 open1")
+    assert_illegal(main, huge, "1 to 16")
+    assert_illegal(main, huge + "+s")
+    assert_illegal(main, huge + ">1")
+    assert_illegal(main, "15>" + huge)
+
+
 def test_normalize_accepts_case_and_spacing():
     game = position({15: 1, 8: 2}, {9: 1})
     assert game.parse_move(" 15 > 1 ") == "15>1"

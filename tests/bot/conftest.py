@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
 
 from bot.config import Settings
 from bot.service import BoardView, GameService
-from bot.store import Store
+from bot.store import Store, decode_state
 from games import Shax
 from tests.fakes import START, FakeClock, QueuedRoller  # noqa: F401  (START re-exported)
 
@@ -77,6 +78,17 @@ def shax_result(finish) -> str:
     game = Shax()
     finish(game)
     return game.result_text()
+
+
+def stored_log(db_path: str) -> list[tuple]:
+    """(game, ply, seat, move, dice) of every logged action, read from the file directly:
+    the record is the log inside each game's stored state."""
+    entries = []
+    for game_id, state in raw_sql(db_path, "SELECT id, state FROM games ORDER BY id"):
+        for ply, entry in enumerate(json.loads(decode_state(state))["log"], start=1):
+            dice = tuple(entry["dice"]) if "dice" in entry else None
+            entries.append((game_id, ply, entry["seat"], entry.get("move"), dice))
+    return entries
 
 
 def raw_sql(db_path: str, sql: str, params: tuple = ()) -> list[tuple]:

@@ -76,3 +76,27 @@ def test_bad_values_are_reported_by_name(name, value):
 def test_settings_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         Settings().token = "x"  # type: ignore[misc]
+
+
+def test_the_token_is_never_printed():
+    settings = Settings.from_env({"DISCORD_TOKEN": "MTIz.secret-token.xyz"}, env_file=None)
+    assert settings.token == "MTIz.secret-token.xyz"
+    for shown in (repr(settings), str(settings), f"{settings}", f"{settings!r}"):
+        assert "secret" not in shown and "MTIz" not in shown
+        assert shown.startswith("Settings(") and "db_path='./idzeva.db'" in shown
+
+
+def test_dependency_lower_bounds_are_past_known_security_fixes():
+    import re
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    bounds = {}
+    for requirement in project["project"]["dependencies"]:
+        name, version = re.match(r"([A-Za-z0-9_.-]+)>=([0-9.]+)", requirement).groups()
+        bounds[name.lower()] = tuple(int(part) for part in version.split("."))
+    assert bounds["pillow"] >= (10, 3)  # CVE-2024-28219
+    assert bounds["pillow"] >= (11, 3)  # CVE-2025-48379
+    assert bounds["aiohttp"] >= (3, 13, 4)  # CVE-2026-22815
+    assert {"discord.py", "aiosqlite"} <= set(bounds)

@@ -11,7 +11,7 @@ from bot.service import GameService, IllegalMoveError, NotAllowed
 from bot.store import Store
 from games.base import DiceSpec, Game
 
-from .conftest import ALICE, BOB, GUILD, fake_renderer, raw_sql, start_game
+from .conftest import ALICE, BOB, GUILD, fake_renderer, start_game, stored_log
 
 
 class Race(Game):
@@ -77,7 +77,7 @@ async def test_roll_is_stored_before_the_move(service, roller, db_path):
     assert [str(spec) for spec in roller.calls] == ["1d6"]
     assert board.dice_needed is None and board.legal_count == 1 and board.version == 2
     assert board.last_action == f"[{die}]"
-    assert raw_sql(db_path, "SELECT ply, seat, move, dice FROM moves") == [(1, 0, None, f"[{die}]")]
+    assert stored_log(db_path) == [(board.game_id, 1, 0, None, (die,))]
     # Another process sees the roll: it is in the stored state, not only in memory.
     async with await Store.open(db_path) as other_store:
         other = GameService(other_store, settings=Settings(), renderer=fake_renderer)

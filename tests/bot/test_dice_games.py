@@ -12,6 +12,7 @@ import json
 import pytest
 
 from bot.service import IllegalMoveError, NotAllowed, RollDue
+from bot.store import decode_state
 from cogs.ui import RollButton, board_content, board_embed, board_view
 from games import Chebache
 from tests.fakes import QueuedRoller
@@ -30,7 +31,6 @@ def put_position(db_path: str, game_id: int, position: Chebache) -> None:
         "UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
         (position.to_json(), game_id),
     )
-    raw_sql(db_path, "DELETE FROM moves WHERE game_id = ?", (game_id,))  # its record restarts
 
 
 async def test_roll_first_then_the_turn_in_the_texts_notation(service, dice, db_path):
@@ -53,7 +53,7 @@ async def test_roll_first_then_the_turn_in_the_texts_notation(service, dice, db_
         "White to move (phase I, dice left: 2 3)\nWhite rolled 3 2\nLast move: `[3 2]`"
     )
     # Stored before any move: another service on the same file sees it, and no re-roll.
-    stored = json.loads(raw_sql(db_path, "SELECT state FROM games")[0][0])
+    stored = json.loads(decode_state(raw_sql(db_path, "SELECT state FROM games")[0][0]))
     assert stored["state"]["roll"] == [3, 2]
     with pytest.raises(NotAllowed, match="No roll is due"):
         await service.roll(board.game_id, ALICE, guild_id=GUILD)

@@ -13,7 +13,7 @@ from bot.service import (
     ServiceError,
     StaleBoard,
 )
-from bot.store import Store
+from bot.store import Store, decode_state
 from games import Shax
 
 from .conftest import (
@@ -27,6 +27,7 @@ from .conftest import (
     raw_sql,
     shax_result,
     start_game,
+    stored_log,
 )
 
 
@@ -64,9 +65,9 @@ async def test_a_full_game_to_a_win(service, clock, db_path):
     assert board.result.startswith("White wins")
     assert board.last_action == "b4-c4 xg7"
     assert board.legal_count == 0
-    moves = raw_sql(db_path, "SELECT ply, seat, move FROM moves ORDER BY ply")
-    assert [move for _, _, move in moves] == SHAX_WIN
-    assert [ply for ply, _, _ in moves] == list(range(1, len(SHAX_WIN) + 1))
+    moves = stored_log(db_path)
+    assert [move for _, _, _, move, _ in moves] == SHAX_WIN
+    assert [ply for _, ply, _, _, _ in moves] == list(range(1, len(SHAX_WIN) + 1))
     [(status, result, remind_at)] = raw_sql(db_path, "SELECT status, result, remind_at FROM games")
     assert (status, result, remind_at) == ("finished", board.result, None)
     history = await service.history(board.game_id, GUILD)
@@ -107,7 +108,7 @@ async def test_illegal_move_changes_nothing(service, db_path):
     assert "Legal moves include" in caught.value.message
     assert len(caught.value.legal) == 23 and "d2" not in caught.value.legal
     assert stored(db_path, board.game_id) == before
-    assert raw_sql(db_path, "SELECT COUNT(*) FROM moves")[0][0] == 1
+    assert len(stored_log(db_path)) == 1
 
 
 async def test_stale_expected_version(service):
@@ -138,7 +139,7 @@ async def test_concurrent_moves_in_one_process(service, db_path):
     assert sum(not isinstance(result, Exception) for result in results) == 1
     assert all(isinstance(r, StaleBoard | NotAllowed) for r in results if isinstance(r, Exception))
     assert stored(db_path, board.game_id)[0] == 2
-    assert raw_sql(db_path, "SELECT COUNT(*) FROM moves")[0][0] == 1
+    assert len(stored_log(db_path)) == 1
 
 
 async def test_concurrent_moves_from_two_processes(service, clock, roller, db_path):
@@ -153,7 +154,7 @@ async def test_concurrent_moves_from_two_processes(service, clock, roller, db_pa
             return_exceptions=True,
         )
     assert sorted(type(result).__name__ for result in results) == ["BoardView", "StaleBoard"]
-    assert raw_sql(db_path, "SELECT COUNT(*) FROM moves")[0][0] == 1
+    assert len(stored_log(db_path)) == 1
 
 
 async def test_resign(service, db_path):
@@ -287,7 +288,7 @@ async def test_history_lists_moves(service):
 async def test_state_column_holds_the_engine_json(service, db_path):
     board = await start_game(service)
     await service.move(board.game_id, ALICE, "d2", guild_id=GUILD)
-    data = json.loads(stored(db_path, board.game_id)[1])
+    data = json.loads(decode_state(stored(db_path, board.game_id)[1]))  # compressed
     assert data["game"] == "shax" and data["log"] == [{"seat": 0, "move": "d2"}]
 
 

@@ -1,37 +1,69 @@
 import asyncio
-import sqlite3
+import os
+import random
 
 import pytest
 
-from bot.store import MIGRATIONS, Store, split_sql
+from bot.store import (
+    MIGRATIONS,
+    QUERIES,
+    Store,
+    StoreError,
+    decode_state,
+    encode_state,
+    split_sql,
+)
+from games import Shax
 from games.base import LogEntry
 
 from .conftest import START, raw_sql
 
-TABLES = {"games", "moves", "challenges"}
+TABLES = {"games", "challenges", "seats"}
+GUILD, OTHER_GUILD = 1, 2
 
 
-async def insert_game(store: Store) -> int:
-    return await store.insert_game(
-        guild_id=1,
-        channel_id=2,
-        kind="shax",
-        variants=(),
-        players=(11, 22),
-        state="{}",
-        created_at=START,
-        updated_at=START,
-    )
+def shax_state(*moves: str) -> str:
+    game = Shax()
+    for move in moves:
+        game.push(move)
+    return game.to_json()
+
+
+async def insert_game(store: Store, players=(11, 22), guild_id=GUILD, **columns) -> int:
+    values = {
+        "guild_id": guild_id,
+        "channel_id": 2,
+        "kind": "shax",
+        "variants": (),
+        "players": players,
+        "state": shax_state(),
+        "created_at": START,
+        "updated_at": START,
+    }
+    return await store.insert_game(**(values | columns))
 
 
 async def test_migrations_create_the_schema(db_path):
     async with await Store.open(db_path) as store:
-        assert await store.pragma("user_version") == len(MIGRATIONS)
+        assert await store.pragma("user_version") == len(MIGRATIONS) == 3
         assert await store.pragma("journal_mode") == "wal"
+        assert await store.pragma("synchronous") == 2  # FULL: see SYNCHRONOUS in the store
         assert await store.pragma("foreign_keys") == 1
         assert await store.pragma("busy_timeout") == 5000
     names = {row[0] for row in raw_sql(db_path, "SELECT name FROM sqlite_master")}
-    assert names >= TABLES
+    assert names >= TABLES and "moves" not in names  # each move is in its game's state
+
+
+async def test_states_are_stored_compressed_and_text_still_reads(store, db_path):
+    state = shax_state("d2", "a1", "g7")
+    game_id = await insert_game(store, state=state)
+    [(kind, size)] = raw_sql(db_path, "SELECT typeof(state), length(state) FROM games")
+    assert kind == "blob" and size < len(state) / 2
+    assert decode_state(encode_state(state)) == state
+    assert (await store.get_game(game_id)).state == state
+    raw_sql(db_path, "UPDATE games SET state = ? WHERE id = ?", (shax_state("d2"), game_id))
+    assert (await store.get_game(game_id)).state == shax_state("d2")  # as written by hand
+    assert [move.move for move in await store.moves(game_id)] == ["d2"]
 
 
 async def test_reopening_is_a_no_op_and_keeps_data(db_path):
@@ -56,7 +88,7 @@ async def test_a_new_migration_runs_once(db_path):
 
 async def test_a_failing_migration_rolls_back(db_path):
     broken = [*MIGRATIONS, "CREATE TABLE half (x);\nSELECT * FROM no_such_table;"]
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StoreError, match="cannot upgrade the database .* no such table"):
         await Store.open(db_path, broken)
     async with await Store.open(db_path) as store:
         assert await store.pragma("user_version") == len(MIGRATIONS)
@@ -68,35 +100,40 @@ async def test_memory_database_works():
     async with await Store.open(":memory:") as store:
         game_id = await insert_game(store)
         assert (await store.get_game(game_id)).kind == "shax"
+        assert [game.id for game in await store.games_of_user(GUILD, 11)] == [game_id]
 
 
-def test_split_sql_keeps_semicolons_inside_strings():
+def test_split_sql_keeps_semicolons_inside_strings_and_triggers_whole():
     script = "INSERT INTO t VALUES ('a;b');\nCREATE TABLE u (x);\n"
     assert split_sql(script) == ["INSERT INTO t VALUES ('a;b');", "CREATE TABLE u (x);"]
+    trigger = "CREATE TRIGGER t AFTER INSERT ON u BEGIN\n  DELETE FROM u;\n  SELECT 1;\nEND;\n"
+    assert split_sql(trigger) == [trigger.strip()]
 
 
-async def test_update_game_checks_the_version_and_writes_moves(store):
+# ---- writing games -------------------------------------------------------------------
+
+
+async def test_update_game_checks_the_version_and_the_moves_come_from_the_log(store):
     game_id = await insert_game(store)
-    entries = [(1, LogEntry(0, move="d2")), (2, LogEntry(1, dice=(3, 4)))]
-    assert await store.update_game(game_id, 1, new_log_entries=entries, state="{1}")
-    assert not await store.update_game(
-        game_id, 1, new_log_entries=[(3, LogEntry(0, move="a1"))], state="{2}"
-    )
+    entries = [(1, LogEntry(0, move="d2"))]
+    assert await store.update_game(game_id, 1, new_log_entries=entries, state=shax_state("d2"))
+    assert not await store.update_game(game_id, 1, state=shax_state("a1"))
     row = await store.get_game(game_id)
-    assert (row.version, row.state) == (2, "{1}")
-    moves = await store.moves(game_id)
-    assert [(m.ply, m.seat, m.move, m.dice) for m in moves] == [
-        (1, 0, "d2", None),
-        (2, 1, None, (3, 4)),
+    assert (row.version, row.state) == (2, shax_state("d2"))
+    assert [(m.game_id, m.ply, m.seat, m.move, m.dice) for m in await store.moves(game_id)] == [
+        (game_id, 1, 0, "d2", None)
     ]
 
 
-async def test_update_game_rolls_back_when_a_move_row_clashes(store):
-    game_id = await insert_game(store)
-    assert await store.update_game(game_id, 1, new_log_entries=[(1, LogEntry(0, move="d2"))])
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.update_game(game_id, 2, new_log_entries=[(1, LogEntry(0, move="a1"))])
-    assert (await store.get_game(game_id)).version == 2
+async def test_moves_read_rolls_and_moves_from_the_log(store):
+    state = '{"game":"shax","log":[{"seat":0,"dice":[3,4]},{"seat":0,"move":"x"}]}'
+    game_id = await insert_game(store, state=state)
+    other = await insert_game(store)
+    assert [(m.ply, m.seat, m.move, m.dice) for m in await store.moves(game_id)] == [
+        (1, 0, None, (3, 4)),
+        (2, 0, "x", None),
+    ]
+    assert await store.moves(other) == []
 
 
 async def test_update_game_refuses_unknown_columns(store):
@@ -113,14 +150,240 @@ async def test_concurrent_updates_on_one_connection(store):
 
 
 async def test_two_stores_on_one_file_never_both_win(db_path):
+    moves = ["d2", "a1", "g7", "d7", "a4"]  # legal in turn from the start (White, Black, ...)
     async with await Store.open(db_path) as first, await Store.open(db_path) as second:
         game_id = await insert_game(first)
         for version in range(1, 6):
-            entry = [(version, LogEntry(0, move=f"m{version}"))]
+            state = shax_state(*moves[:version])
             results = await asyncio.gather(
-                first.update_game(game_id, version, new_log_entries=entry, state="first"),
-                second.update_game(game_id, version, new_log_entries=entry, state="second"),
+                first.update_game(game_id, version, state=state),
+                second.update_game(game_id, version, state=state),
             )
             assert sorted(results) == [False, True]
         assert (await second.get_game(game_id)).version == 6
-        assert len(await first.moves(game_id)) == 5
+        assert [move.move for move in await first.moves(game_id)] == moves
+
+
+# ---- seats: a player's games ---------------------------------------------------------
+
+
+async def test_games_of_user_come_from_the_seats(store):
+    old = await insert_game(store, players=(11, 22), updated_at=START + 1)
+    new = await insert_game(store, players=(33, 11), updated_at=START + 2)
+    finished = await insert_game(store, players=(11, 33), updated_at=START + 3)
+    assert await store.update_game(
+        finished, 1, status="finished", result="White wins", updated_at=START + 4
+    )
+    elsewhere = await insert_game(store, players=(11, 22), guild_id=OTHER_GUILD)
+
+    def ids(rows):
+        return [row.id for row in rows]
+
+    assert ids(await store.games_of_user(GUILD, 11)) == [new, old]
+    assert ids(await store.games_of_user(GUILD, 11, include_finished=True)) == [new, old, finished]
+    assert ids(await store.games_of_user(GUILD, 11, include_finished=True, limit=2)) == [new, old]
+    assert ids(await store.games_of_user(GUILD, 33, include_finished=True)) == [new, finished]
+    assert ids(await store.games_of_user(OTHER_GUILD, 11)) == [elsewhere]
+    # Listed, a finished game comes with its result and without its state (the bulk of it).
+    listed = {row.id: row for row in await store.games_of_user(GUILD, 33, include_finished=True)}
+    assert (listed[finished].result, listed[finished].state) == ("White wins", "")
+    assert listed[new].state == shax_state()
+    assert (await store.get_game(finished)).state == shax_state()
+    assert await store.games_of_user(GUILD, 44) == []
+    # A move brings a game to the top; the seats follow the game's row.
+    assert await store.update_game(old, 1, updated_at=START + 5)
+    assert ids(await store.games_of_user(GUILD, 22)) == [old]
+    assert ids(await store.games_of_user(GUILD, 11)) == [old, new]
+    with pytest.raises(ValueError):
+        await store.games_of_user(GUILD, 11, limit=-1)
+
+
+async def test_seats_follow_games_changed_outside_the_store(store, db_path):
+    game_id = await insert_game(store, players=(11, 22))
+    raw_sql(
+        db_path,
+        "UPDATE games SET players = '[11, 33]', status = 'finished' WHERE id = ?",
+        (game_id,),
+    )
+    assert await store.games_of_user(GUILD, 22, include_finished=True) == []
+    [row] = await store.games_of_user(GUILD, 33, include_finished=True)
+    assert (row.id, row.status) == (game_id, "finished")
+    raw_sql(db_path, "DELETE FROM games WHERE id = ?", (game_id,))
+    assert raw_sql(db_path, "SELECT COUNT(*) FROM seats") == [(0,)]
+
+
+async def test_accepting_a_challenge_seats_the_players(store):
+    challenge = await store.insert_challenge(
+        guild_id=GUILD,
+        channel_id=2,
+        kind="shax",
+        challenger_id=11,
+        opponent_id=22,
+        first="me",
+        created_at=START,
+        expires_at=START + 60,
+    )
+    game_id = await store.accept_challenge(
+        challenge,
+        START,
+        guild_id=GUILD,
+        channel_id=2,
+        kind="shax",
+        players=(22, 11),
+        state=shax_state(),
+        created_at=START,
+        updated_at=START,
+    )
+    assert [row.id for row in await store.games_of_user(GUILD, 22)] == [game_id]
+    assert [row.id for row in await store.games_of_user(GUILD, 11)] == [game_id]
+
+
+# ---- query plans: every hot query uses an index ---------------------------------------
+
+PLAN_PARAMS = {
+    "get_game": (1,),
+    "game_version": (1,),
+    "games_of_user": (GUILD, 11, 20),
+    "active_games_of_user": (GUILD, 11, -1),
+    "game_in_thread": (GUILD, 77),
+    "games_to_remind": (START,),
+    "games_claimable": (START,),
+    "moves": (1,),
+    "get_challenge": (1,),
+    "challenges_expired": (START,),
+}
+
+
+async def test_every_hot_query_uses_an_index(store):
+    for number in range(30):  # enough rows that a scan would be a real choice
+        status = "finished" if number % 3 else "active"
+        await insert_game(store, players=(number, number + 1), status=status, thread_id=number)
+    assert set(PLAN_PARAMS) == set(QUERIES)
+    for name, params in PLAN_PARAMS.items():
+        plan = await store.query_plan(name, params)
+        text = " | ".join(plan)
+        assert not any(step.startswith("SCAN") and "VIRTUAL TABLE" not in step for step in plan), (
+            name,
+            text,
+        )
+        assert any(
+            "USING INDEX" in step
+            or "USING COVERING INDEX" in step
+            or "USING INTEGER PRIMARY KEY" in step
+            or "USING PRIMARY KEY" in step
+            for step in plan
+        ), (name, text)
+    plan = " | ".join(await store.query_plan("games_of_user", PLAN_PARAMS["games_of_user"]))
+    assert "seats_by_user" in plan and "TEMP B-TREE" not in plan  # read in order, then LIMIT
+    assert "games_to_remind" in " ".join(await store.query_plan("games_to_remind", (START,)))
+    assert "games_to_claim" in " ".join(await store.query_plan("games_claimable", (START,)))
+
+
+# ---- start-up checks: one clear line ----------------------------------------------------
+
+
+def one_line(error: pytest.ExceptionInfo) -> str:
+    text = str(error.value)
+    assert "\n" not in text and "Traceback" not in text
+    return text
+
+
+async def test_a_missing_folder_is_refused(tmp_path):
+    path = str(tmp_path / "nowhere" / "idzeva.db")
+    with pytest.raises(StoreError) as caught:
+        await Store.open(path)
+    assert one_line(caught) == (
+        f"cannot open the database {path}: the folder {tmp_path / 'nowhere'} does not exist"
+    )
+    assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize(
+    "content", [b"hello, world\n" * 50, b"not sqlite", b"SQLite format 2\0" * 8]
+)
+async def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(db_path, content):
+    with open(db_path, "wb") as file:
+        file.write(content)
+    with pytest.raises(StoreError) as caught:
+        await Store.open(db_path)
+    assert one_line(caught) == f"{db_path} is not an SQLite database (IDZEVA_DB names it)"
+    with open(db_path, "rb") as file:
+        assert file.read() == content
+
+
+async def test_a_folder_is_not_a_database(tmp_path):
+    with pytest.raises(StoreError) as caught:
+        await Store.open(str(tmp_path))
+    assert one_line(caught) == f"cannot open the database {tmp_path}: it is a folder, not a file"
+
+
+async def test_a_read_only_file_is_refused(db_path):
+    async with await Store.open(db_path) as store:
+        await insert_game(store)
+    os.chmod(db_path, 0o444)
+    try:
+        with pytest.raises(StoreError) as caught:
+            await Store.open(db_path)
+    finally:
+        os.chmod(db_path, 0o644)
+    assert (
+        one_line(caught) == f"the database {db_path} is read-only: the bot must be able to write it"
+    )
+
+
+async def damage(db_path: str) -> None:
+    """Fill a database with a few pages of games, then scribble over one of its pages."""
+    async with await Store.open(db_path) as store:
+        for number in range(200):
+            noise = random.Random(number).randbytes(300).hex()  # does not compress
+            await insert_game(store, players=(number, number + 1), state=noise)
+        page_size = await store.pragma("page_size")
+        pages = await store.pragma("page_count")
+    assert pages > 20
+    with open(db_path, "r+b") as file:
+        file.seek(page_size * (pages - 3) + 8)
+        file.write(b"\xff" * 64)
+
+
+async def test_a_damaged_database_fails_the_quick_check(db_path):
+    await damage(db_path)
+    async with await Store.open(db_path):  # without the check, opening does not read it
+        pass
+    with pytest.raises(StoreError) as caught:
+        await Store.open(db_path, check=True)
+    text = one_line(caught)
+    assert text.startswith(f"the database {db_path} is damaged (quick_check: ")
+    assert text.endswith("): restore it from a backup")
+
+
+async def test_a_database_from_a_newer_bot_is_refused(db_path):
+    async with await Store.open(db_path, [*MIGRATIONS, "CREATE TABLE later (x);"]):
+        pass
+    with pytest.raises(StoreError) as caught:
+        await Store.open(db_path)
+    assert one_line(caught) == (
+        f"the database {db_path} has schema version 4, newer than this bot's 3: run the newer bot"
+    )
+
+
+async def test_a_sound_database_passes_the_check(db_path):
+    async with await Store.open(db_path, check=True) as store:
+        await insert_game(store)
+    async with await Store.open(db_path, check=True) as store:
+        assert len(await store.games_of_user(GUILD, 11)) == 1
+
+
+async def test_reads_do_not_wait_for_a_write_in_progress(store):
+    game_id = await insert_game(store)
+    async with store._write() as db:  # a move being committed (its fsync, with FULL)
+        await db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
+        row = await asyncio.wait_for(store.get_game(game_id), timeout=2)
+        assert row.version == 1  # the last committed state, not the one being written
+    assert (await store.get_game(game_id)).version == 2  # committed: the next read sees it
+
+
+async def test_a_memory_database_reads_through_its_one_connection():
+    async with await Store.open(":memory:") as store:
+        game_id = await insert_game(store)
+        assert await store.update_game(game_id, 1, state=shax_state("d2"))
+        assert (await store.get_game(game_id)).version == 2

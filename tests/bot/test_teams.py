@@ -168,7 +168,8 @@ async def test_free_rolls():
     assert parse_dice("2d8") == DiceSpec(2, 8)
     assert parse_dice(" d6 ") == DiceSpec(1, 6)
     assert parse_dice("10D100") == DiceSpec(10, 100)
-    for bad in ("0d6", "11d6", "2d1", "2d101", "2d", "d", "two dice", ""):
+    huge = "1" * 5000  # past Python's int limit (4,300 digits)
+    for bad in ("0d6", "11d6", "2d1", "2d101", "2d", "d", "two dice", "", huge + "d6", "d" + huge):
         with pytest.raises(ServiceError, match="NdM"):
             parse_dice(bad)
 
