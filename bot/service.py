@@ -555,7 +555,7 @@ class GameService:
             raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
         dice = self._roll(spec)  # here, not in the worker: the roller is the service's
         action = partial(_roll_action, user_id, dice)
-        board, after = await self._apply(row, expected_version, action)
+        board, after = await self._apply(row, action)
         return replace(board, note=_roll_note(after, before.to_move, before.mover, dice))
 
     async def resign(
@@ -640,12 +640,10 @@ class GameService:
         row = await self._game_row(game_id, guild_id)
         if expected_version is not None and expected_version != row.version:
             raise StaleBoard(self._view(row, await self._snapshot(row)))
-        board, _ = await self._apply(row, expected_version, action)
+        board, _ = await self._apply(row, action)
         return board
 
-    async def _apply(
-        self, row: GameRow, expected_version: int | None, action: Action
-    ) -> tuple[BoardView, Snapshot]:
+    async def _apply(self, row: GameRow, action: Action) -> tuple[BoardView, Snapshot]:
         """Apply ``action`` to the row's version and write it: loading, applying, the next
         menu and the board are one job in a worker (the legal moves known for this version
         go with it, so they are not generated again); here only I/O."""
