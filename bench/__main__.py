@@ -1,6 +1,7 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines, service
+from . import engines, render, service
 
 engines.main()
+render.main()
 service.main()
