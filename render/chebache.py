@@ -672,7 +672,7 @@ def render_chebache(game: Chebache, show_path: bool = True) -> bytes:
     _draw_player(paint, game, BLACK, BOARD_TOP + 252)
     _draw_legend(paint)
     _draw_footer(paint, game)
-    return encode_png(image, "chebache")
+    return encode_png(image, "chebache", _background(seats), paint.dirty)
 
 
 def render_paths() -> bytes:
@@ -718,4 +718,4 @@ def render_paths() -> bytes:
         INK,
         anchor="lm",
     )
-    return encode_png(image, "chebache")
+    return encode_png(image, "chebache", _background((WHITE, BLACK)), paint.dirty)

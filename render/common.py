@@ -188,12 +188,88 @@ def text_length(text: str, size: int) -> float:
     return font(size).getlength(text.translate(CARON_BASES)) / SCALE
 
 
+Box = tuple[int, int, int, int]
+# ImageDraw methods whose first argument holds every point they draw (a box or points).
+SHAPES = frozenset(
+    {"arc", "chord", "ellipse", "line", "pieslice", "point", "polygon", "rectangle"}
+    | {"rounded_rectangle"}
+)
+
+
+def _bounds(xy: Any) -> tuple[float, float, float, float]:
+    """The bounding box of an ImageDraw ``xy``: flat numbers or (x, y) pairs."""
+    flat: list[float] = []
+    for item in xy:
+        if isinstance(item, int | float):
+            flat.append(item)
+        else:
+            flat.extend(item)
+    xs, ys = flat[0::2], flat[1::2]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+class _NotingDraw:
+    """An ImageDraw that notes the box of every shape it draws in ``dirty`` (for
+    ``encode_png``); anything else it is asked to do marks the whole picture."""
+
+    def __init__(self, image: Image.Image, dirty: list[Box]):
+        self._draw = ImageDraw.Draw(image)
+        self._size = image.size
+        self._dirty = dirty
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._draw, name)
+        if name not in SHAPES:
+            self._dirty.append((0, 0, *self._size))
+            return method
+
+        def shape(xy: Any, *args: Any, **kwargs: Any) -> Any:
+            x0, y0, x1, y1 = _bounds(xy)
+            pad = kwargs.get("width", 1) + 2
+            self._dirty.append(
+                (
+                    math.floor(x0 - pad),
+                    math.floor(y0 - pad),
+                    math.ceil(x1 + pad),
+                    math.ceil(y1 + pad),
+                )
+            )
+            return method(xy, *args, **kwargs)
+
+        return shape
+
+
 class Painter:
-    """ImageDraw in final-pixel coordinates on a ``SCALE``-times larger image."""
+    """ImageDraw in final-pixel coordinates on a ``SCALE``-times larger image.
+
+    It notes (in ``dirty``, supersampled pixels) every area it draws on, so that
+    ``encode_png`` shrinks only those and takes the rest from the empty board. Drawing on
+    ``painter.image`` directly marks the whole picture: use ``paste`` instead."""
 
     def __init__(self, image: Image.Image):
-        self.image = image
-        self.draw = ImageDraw.Draw(image)
+        self._image = image
+        self.dirty: list[Box] = []
+        self.draw = _NotingDraw(image, self.dirty)
+
+    @property
+    def image(self) -> Image.Image:
+        self.dirty.append((0, 0, *self._image.size))
+        return self._image
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The supersampled size of the picture."""
+        return self._image.size
+
+    def paste(self, image: Image.Image | Colour, at: tuple[int, int], mask=None) -> None:
+        """``Image.paste`` at supersampled ``at`` (an image, or a colour through ``mask``)."""
+        shape = mask if mask is not None else image
+        assert isinstance(shape, Image.Image)
+        self.dirty.append((at[0], at[1], at[0] + shape.width, at[1] + shape.height))
+        self._image.paste(image, at, mask)
+
+    def crop(self, box: Box) -> Image.Image:
+        return self._image.crop(box)
 
     @staticmethod
     def _s(value: float) -> int:
@@ -324,7 +400,7 @@ class Painter:
     ) -> None:
         """``bold`` thickens the strokes (the bundled font has no bold face)."""
         mask, left, top = text_mask(text, size, anchor, bold)
-        self.image.paste(fill, (self._s(xy[0]) + left, self._s(xy[1]) + top), mask)
+        self.paste(fill, (self._s(xy[0]) + left, self._s(xy[1]) + top), mask)
 
     def text_width(self, text: str, size: int) -> float:
         return text_length(text, size)
@@ -395,16 +471,16 @@ def translucent(
 
     ``draw(painter, origin)`` draws on a copy of the box's region: ``origin`` is the region's
     top-left corner (final pixels), to subtract from every coordinate it draws at."""
-    width, height = (v // SCALE for v in paint.image.size)
+    width, height = (v // SCALE for v in paint.size)
     left, top = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
     right, bottom = min(width, math.ceil(box[2])), min(height, math.ceil(box[3]))
     if right <= left or bottom <= top:
         return
     region = (left * SCALE, top * SCALE, right * SCALE, bottom * SCALE)
-    under = paint.image.crop(region)
+    under = paint.crop(region)
     over = under.copy()
     draw(Painter(over), (left, top))
-    paint.image.paste(Image.blend(under, over, opacity), region[:2])
+    paint.paste(Image.blend(under, over, opacity), region[:2])
 
 
 def side_by_side(pngs: list[bytes], gap: int, colour: Colour = PANEL_RIM) -> bytes:
@@ -477,6 +553,48 @@ def banded_panel(
     return image
 
 
+TILE = 32  # final pixels: encode_png shrinks the tiles drawn on, not the whole canvas
+
+
+def dirty_runs(dirty: list[Box], size: tuple[int, int]) -> list[Box]:
+    """The tiles (``TILE`` final pixels square, on the supersampled canvas of ``size``)
+    that ``dirty`` boxes touch, joined into runs along each row of tiles."""
+    step = TILE * SCALE
+    columns, rows = -(-size[0] // step), -(-size[1] // step)
+    touched = [bytearray(columns) for _ in range(rows)]
+    for x0, y0, x1, y1 in dirty:
+        left, right = max(0, x0 // step), min(columns - 1, (x1 - 1) // step)
+        for row in range(max(0, y0 // step), min(rows - 1, (y1 - 1) // step) + 1):
+            touched[row][left : right + 1] = b"\x01" * max(0, right - left + 1)
+    runs = []
+    for row, flags in enumerate(touched):
+        column = 0
+        while column < columns:
+            if not flags[column]:
+                column += 1
+                continue
+            start = column
+            while column < columns and flags[column]:
+                column += 1
+            bottom = min(size[1], (row + 1) * step)
+            runs.append((start * step, row * step, min(size[0], column * step), bottom))
+    return runs
+
+
+def shrink(
+    image: Image.Image, base: Image.Image | None = None, dirty: list[Box] | None = None
+) -> Image.Image:
+    """``image`` at final size. Given the empty board it started from (``base``, final
+    size, as given to ``canvas_from``) and the areas drawn on since (``dirty``), only
+    those are shrunk: the same pixels, for the price of the drawn part."""
+    if base is None or dirty is None:
+        return image.reduce(SCALE)
+    small = base.copy()
+    for box in dirty_runs(dirty, image.size):
+        small.paste(image.reduce(SCALE, box=box), (box[0] // SCALE, box[1] // SCALE))
+    return small
+
+
 @lru_cache(maxsize=16)
 def fixed_palette(key: str) -> Image.Image:
     """The fixed palette of game ``key`` (``render/palettes.py``) as a one-pixel "P" image,
@@ -490,15 +608,21 @@ def fixed_palette(key: str) -> Image.Image:
     return image
 
 
-def encode_png(image: Image.Image, palette: str | None = None) -> bytes:
+def encode_png(
+    image: Image.Image,
+    palette: str | None = None,
+    base: Image.Image | None = None,
+    dirty: list[Box] | None = None,
+) -> bytes:
     """Shrink a supersampled canvas to final size, reduce the palette, return PNG bytes.
 
-    A box filter (``reduce``) keeps flat colours exact and adds only edge blends. With
-    ``palette`` (a game key) every pixel takes the nearest colour of that game's fixed
-    palette, which holds every flat colour the game draws exactly: five times faster than
-    choosing an octree palette per picture. Without it, an octree palette of the picture.
+    A box filter (``reduce``) keeps flat colours exact and adds only edge blends (see
+    ``shrink`` for ``base`` and ``dirty``). With ``palette`` (a game key) every pixel takes
+    the nearest colour of that game's fixed palette, which holds every flat colour the game
+    draws exactly: five times faster than choosing an octree palette per picture. Without
+    it, an octree palette of the picture.
     """
-    small = image.reduce(SCALE)
+    small = shrink(image, base, dirty)
     if palette is None:
         paletted = small.quantize(
             colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE

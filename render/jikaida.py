@@ -292,7 +292,7 @@ def draw_piece(paint: Painter, centre: Point, side: int, code: str, radius: floa
     sprite = piece_sprite(side, code, radius)
     half = sprite.size[0] / 2
     at = (round(centre[0] * SCALE - half), round(centre[1] * SCALE - half))
-    paint.image.paste(sprite, at, sprite)
+    paint.paste(sprite, at, sprite)
 
 
 # ---- the last move --------------------------------------------------------------------
@@ -473,7 +473,7 @@ def render_jikaida(game: Jikaida, dots: dict[str, str] | None = None) -> bytes:
             paint.disc(square_xy(lay, square), lay.cell * 0.14, colour, WHITE_TEXT, 1.5)
     _draw_status(paint, game, lay)
     _draw_footer(paint, game, lay)
-    return encode_png(image, "jikaida")
+    return encode_png(image, "jikaida", _background(lay), paint.dirty)
 
 
 def destinations(game: Jikaida, square: str) -> dict[str, str]:

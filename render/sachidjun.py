@@ -248,9 +248,7 @@ def piece_sprite(role: int, radius: float) -> Image.Image:
 def draw_piece(paint: Painter, center: Point, role: int, radius: float = RADIUS) -> None:
     sprite = piece_sprite(role, radius)
     half = sprite.size[0] / 2
-    paint.image.paste(
-        sprite, (round(center[0] * SCALE - half), round(center[1] * SCALE - half)), sprite
-    )
+    paint.paste(sprite, (round(center[0] * SCALE - half), round(center[1] * SCALE - half)), sprite)
 
 
 def count_badge(paint: Painter, center: Point, count: int) -> None:
@@ -796,4 +794,4 @@ def render_sachidjun(game: Sachidjun) -> bytes:
     _draw_panel(paint, game)
     _draw_status(paint, game)
     _draw_footer(paint, game)
-    return encode_png(image, "sachidjun")
+    return encode_png(image, "sachidjun", _background(), paint.dirty)

@@ -219,4 +219,4 @@ def render_shax(game: Shax) -> bytes:
     _draw_status(paint, game)
     for row, seat in enumerate((WHITE, BLACK)):
         _draw_hand(paint, game, seat, HANDS_TOP + HAND_ROW * row + HAND_ROW / 2 - 4)
-    return encode_png(image, "shax")
+    return encode_png(image, "shax", _background(), paint.dirty)

@@ -500,4 +500,4 @@ def render_tchela(game: Tchela) -> bytes:
     _draw_band(paint, game, NORTH, NORTH_BAND)
     _draw_band(paint, game, SOUTH, SOUTH_BAND)
     _draw_footer(paint, game)
-    return encode_png(image, "tchela")
+    return encode_png(image, "tchela", _background(game.layout), paint.dirty)

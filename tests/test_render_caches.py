@@ -24,6 +24,7 @@ from render.common import (
     PANEL_RIM,
     SCALE,
     TEXT_MASKS,
+    dirty_runs,
     encode_png,
     text_mask,
 )
@@ -165,3 +166,35 @@ def test_the_fixed_palette_picture_matches_the_drawing(key: str, monkeypatch):
         assert counts[0] / pixels >= 0.9
         assert sum(counts[25:]) / pixels <= 0.001
         assert max(channel[1] for channel in ImageChops.difference(exact, shown).getextrema()) <= 80
+
+
+@pytest.mark.parametrize("key", list(games.GAMES))
+def test_shrinking_only_the_drawn_tiles_gives_the_whole_shrink(key: str, monkeypatch):
+    """Every picture the renderer draws: the tiles it notes as drawn on, over the empty
+    board, are exactly the whole canvas shrunk (nothing drawn goes unnoted)."""
+    import render.common as common
+
+    real = common.shrink
+    compared = []
+
+    def checked(image, base=None, dirty=None):
+        small = real(image, base, dirty)
+        assert base is not None and dirty is not None
+        assert ImageChops.difference(small, image.reduce(SCALE)).getbbox() is None
+        compared.append(len(common.dirty_runs(dirty, image.size)))
+        return small
+
+    monkeypatch.setattr(common, "shrink", checked)
+    for game in [games.new_game(key), *random_positions(key, 40, seed=9)[::8]]:
+        render_png(game)
+    assert len(compared) == 6 and all(compared)
+
+
+def test_dirty_runs_join_touched_tiles_along_rows():
+    step = 32 * SCALE
+    size = (5 * step, 3 * step - 10)  # the last row of tiles is cut short
+    runs = dirty_runs(
+        [(0, 0, 1, 1), (step + 5, 5, 3 * step, 6), (0, 2 * step, 1, 2 * step + 1)], size
+    )
+    assert runs == [(0, 0, 3 * step, step), (0, 2 * step, step, 3 * step - 10)]
+    assert dirty_runs([], size) == []
