@@ -1,8 +1,9 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines, load, service, storage
+from . import engines, load, render, service, storage
 
 engines.main()
+render.main()
 service.main()
 load.main()
 storage.main()

@@ -9,7 +9,15 @@ import time
 from games import GAMES, Game, new_game
 from render import RENDERERS, render_png
 
-from .timing import percentile, random_positions, summary_row, time_ms, verdict
+from .timing import (
+    machine_load,
+    percentile,
+    random_positions,
+    summary_row,
+    time_ms,
+    time_wall_cpu_ms,
+    verdict,
+)
 
 # Targets in ms from the issues: legal-move list (p50, and p99 where set), render p50.
 LEGAL_TARGETS: dict[str, dict[str, float]] = {
@@ -49,32 +57,36 @@ def per_move_us(positions: list[Game], times_ms: list[float]) -> float:
     return percentile(per, 0.5)
 
 
-def playouts(key: str, seconds: float = PLAYOUT_SECONDS, seed: int = 7) -> tuple[float, float]:
+def playouts(
+    key: str, seconds: float = PLAYOUT_SECONDS, seed: int = 7
+) -> tuple[float, float, float]:
     """Seeded random games from the start through the public API (``legal_moves`` then
-    ``push``; dice rolled as drawn) for about ``seconds``: (plies/s, games/s). A game counts
-    when it ends or reaches ``PLAYOUT_MAX_PLIES`` plies."""
+    ``push``; dice rolled as drawn) for about ``seconds``: (plies/s, games/s, plies per CPU
+    second). A game counts when it ends or reaches ``PLAYOUT_MAX_PLIES`` plies."""
     rng = random.Random(seed)
     plies = games = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         game = new_game(key)
-        while not game.is_over and game.ply < PLAYOUT_MAX_PLIES:
+        played = 0
+        while not game.is_over and played < PLAYOUT_MAX_PLIES:
             spec = game.dice_needed()
             if spec is not None:
                 game.roll(tuple(rng.randint(1, spec.sides) for _ in range(spec.count)))
                 continue
             game.push(rng.choice(game.legal_moves()))
-            plies += 1
+            played += 1
+        plies += played
         games += 1
     elapsed = time.perf_counter() - start
-    return plies / elapsed, games / elapsed
+    return plies / elapsed, games / elapsed, plies / max(1e-9, time.process_time() - cpu)
 
 
 def playout_row(key: str) -> str:
-    plies_s, games_s = playouts(key)
+    plies_s, games_s, cpu_plies_s = playouts(key)
     row = (
         f"  {'random playouts':<28} {plies_s:9.0f} plies/s   {games_s:7.2f} games/s "
-        f"(to the end or {PLAYOUT_MAX_PLIES} plies)"
+        f"(to the end or {PLAYOUT_MAX_PLIES} plies; CPU time: {cpu_plies_s:.0f} plies/s)"
     )
     if key in PLAYOUT_TARGETS:
         limit = PLAYOUT_TARGETS[key]
@@ -111,10 +123,12 @@ def chess_yardstick(games: int = 20) -> tuple[list[str], float | None]:
 
 def bench_game(key: str, games: int = 20, renders: int = 60, chess_us: float | None = None):
     positions = random_positions(key, games)
-    legal = [time_ms(lambda g=g: fresh_legal_moves(g)) for g in positions]
+    timed = [time_wall_cpu_ms(lambda g=g: fresh_legal_moves(g)) for g in positions]
+    legal = [wall for wall, _ in timed]
     header = [
         f"{GAMES[key].title}: {len(positions)} positions from {games} random games",
         summary_row("legal moves", legal, limits=LEGAL_TARGETS.get(key)),
+        summary_row("legal moves, CPU time", [cpu for _, cpu in timed], "(no waits for a core)"),
     ]
     us = per_move_us(positions, legal)
     row = f"  {'per move generated':<28} p50 {us:8.2f} µs"
@@ -146,6 +160,7 @@ def bench_game(key: str, games: int = 20, renders: int = 60, chess_us: float | N
 
 
 def main() -> None:
+    print(f"Machine: {machine_load()}; wall-clock figures include waits for a core")
     lines, chess_us = chess_yardstick()
     print("\n".join(lines))
     print()

@@ -86,6 +86,50 @@ async def service_moves_per_second(folder: Path, synchronous: str) -> tuple[floa
     return 1000 * len(moves) / sum(moves), moves
 
 
+async def reads_while_writing(folder: Path, synchronous: str) -> list[float]:
+    """Look-ups (20 readers, like autocomplete) while moves are committed about every 4 ms:
+    the reading connection does not wait for a commit's fsync."""
+    state = random_game("shax", random.Random(1), 60).to_json()
+    path = folder / f"reads-{synchronous.lower()}.db"
+    async with await Store.open(str(path), synchronous=synchronous) as store:
+        games = {}
+        for number in range(50):
+            game_id = await store.insert_game(
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                kind="shax",
+                players=(number, number + 1),
+                state=state,
+                created_at=START,
+                updated_at=START,
+            )
+            games[game_id] = 1
+        ids, reads, writing = list(games), [], True
+        loop = asyncio.get_running_loop()
+
+        async def writer() -> None:
+            number = 0
+            while writing:
+                game_id = ids[number % len(ids)]
+                assert await store.update_game(game_id, games[game_id], state=state)
+                games[game_id] += 1
+                number += 1
+                await asyncio.sleep(0.004)
+
+        async def reader(first: int) -> None:
+            for step in range(100):
+                started = loop.time()
+                await store.game_version(ids[(first + step) % len(ids)])
+                reads.append((loop.time() - started) * 1000)
+                await asyncio.sleep(0.005)
+
+        task = asyncio.create_task(writer())
+        await asyncio.gather(*(reader(first) for first in range(20)))
+        writing = False
+        await task
+    return reads
+
+
 def durability_lines(folder: Path, rounds: int = 2) -> list[str]:
     """Each mode in turn, ``rounds`` times: the machine's load changes under a benchmark."""
     lines = ["Durability: synchronous NORMAL against FULL (WAL, a real file), modes alternating"]
@@ -104,6 +148,9 @@ def durability_lines(folder: Path, rounds: int = 2) -> list[str]:
     for mode, times in moves.items():
         rate = 1000 * len(times) / sum(times)
         lines.append(summary_row(f"whole Shax move, {mode}", times, f"{rate:.1f} moves/s"))
+    for mode in writes:
+        reads = asyncio.run(reads_while_writing(folder, mode))
+        lines.append(summary_row(f"look-up during writes, {mode}", reads, "20 readers"))
     cost = sum(writes["FULL"]) / rounds - sum(writes["NORMAL"]) / rounds
     lines.append(
         f"  FULL costs {cost:.2f} ms per write; the store uses FULL"
@@ -258,7 +305,13 @@ def old_list_ms(path: Path, samples: int = 5) -> list[float]:
 async def time_lists(path: Path) -> tuple[dict[str, list[float]], dict[str, list[str]]]:
     rng = random.Random(11)
     users = [HEAVY] * 20 + [PLAYER_BASE + 1 + rng.randrange(PLAYERS - 1) for _ in range(180)]
-    times: dict[str, list[float]] = {"store": [], "service": [], "active": [], "heavy": []}
+    times: dict[str, list[float]] = {
+        "store": [],
+        "service": [],
+        "active": [],
+        "heavy": [],
+        "cpu": [],  # processor time of the service's list, every thread of the process
+    }
     async with await Store.open(str(path)) as store:
         service = GameService(store, settings=Settings())
         loop = asyncio.get_running_loop()
@@ -267,9 +320,10 @@ async def time_lists(path: Path) -> tuple[dict[str, list[float]], dict[str, list
             rows = await store.games_of_user(GUILD, user, include_finished=True, limit=LIST_LIMIT)
             times["store"].append((loop.time() - started) * 1000)
             assert rows
-            started = loop.time()
+            started, cpu = loop.time(), time.process_time()
             await service.list_games(GUILD, user, include_finished=True, limit=LIST_LIMIT)
             elapsed = (loop.time() - started) * 1000
+            times["cpu"].append((time.process_time() - cpu) * 1000)
             times["heavy" if user == HEAVY else "service"].append(elapsed)
             started = loop.time()
             await service.list_games(GUILD, user)  # active games only (autocomplete, resolve)
@@ -338,6 +392,7 @@ def history_lines(folder: Path) -> list[str]:
             f"/game list finished:True   target p99 <= 10 ms  {mark(list_p99 <= 10)}",
         ),
         summary_row("  ... player in 10,000 games", times["heavy"], ""),
+        summary_row("  ... processor time", times["cpu"], "what p99 is without the load"),
         summary_row("service.list_games, active", times["active"], "autocomplete, defaults"),
         "  Query plans (every hot query on an index; a SCAN of a table is MISSED):",
     ]

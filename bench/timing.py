@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
@@ -20,6 +21,24 @@ def time_ms(action: Callable[[], object]) -> float:
     start = time.perf_counter()
     action()
     return (time.perf_counter() - start) * 1000
+
+
+def time_wall_cpu_ms(action: Callable[[], object]) -> tuple[float, float]:
+    """Wall-clock and CPU time of ``action``: on a busy machine the wall clock also counts
+    the waits for a core, the CPU time only the work."""
+    start, cpu = time.perf_counter(), time.process_time()
+    action()
+    return (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
+
+
+def machine_load() -> str:
+    """One line on how busy the machine is, to read the wall-clock figures by."""
+    cores = os.cpu_count() or 1
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return f"{cores} cores"
+    return f"load average {one:.1f} (5 min {five:.1f}) on {cores} cores"
 
 
 def verdict(value: float, limit: float, at_least: bool = False) -> str:

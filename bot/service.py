@@ -511,6 +511,10 @@ class GameService:
         )
         return [self._summary(row) for row in rows]
 
+    async def summary(self, game_id: int, guild_id: int) -> GameSummary:
+        """The game's row as a summary (kind, players, home), without loading the game."""
+        return self._summary(await self._game_row(game_id, guild_id))
+
     async def game_in_thread(self, guild_id: int, thread_id: int) -> GameSummary | None:
         row = await self._store.game_in_thread(guild_id, thread_id)
         return self._summary(row) if row else None
@@ -551,7 +555,7 @@ class GameService:
             raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
         dice = self._roll(spec)  # here, not in the worker: the roller is the service's
         action = partial(_roll_action, user_id, dice)
-        board, after = await self._apply(row, expected_version, action)
+        board, after = await self._apply(row, action)
         return replace(board, note=_roll_note(after, before.to_move, before.mover, dice))
 
     async def resign(
@@ -636,12 +640,10 @@ class GameService:
         row = await self._game_row(game_id, guild_id)
         if expected_version is not None and expected_version != row.version:
             raise StaleBoard(self._view(row, await self._snapshot(row)))
-        board, _ = await self._apply(row, expected_version, action)
+        board, _ = await self._apply(row, action)
         return board
 
-    async def _apply(
-        self, row: GameRow, expected_version: int | None, action: Action
-    ) -> tuple[BoardView, Snapshot]:
+    async def _apply(self, row: GameRow, action: Action) -> tuple[BoardView, Snapshot]:
         """Apply ``action`` to the row's version and write it: loading, applying, the next
         menu and the board are one job in a worker (the legal moves known for this version
         go with it, so they are not generated again); here only I/O."""
@@ -815,7 +817,7 @@ def last_action(entries: Sequence[LogEntry]) -> str | None:
     return " ".join(str(entry) for entry in shown)
 
 
-DICE_RE = re.compile(r"([0-9]{0,9})\s*[dD]\s*([0-9]{1,9})")  # no 4,300-digit ints
+DICE_RE = re.compile(r"([0-9]{0,4})\s*[dD]\s*([0-9]{1,6})")  # ASCII, and short
 MAX_DICE, MAX_SIDES = 10, 100
 
 
@@ -973,6 +975,9 @@ def _move_action(user_id: int, text: str, row: GameRow, game: Game, now: float) 
         game.push_line(text)
     except IllegalMove as exc:
         raise IllegalMoveError(_illegal_message(text, exc), exc.legal) from None
+    except ValueError:  # a parser's own failure (e.g. a number past int's digit limit)
+        shown = text.strip().replace("`", "")[:40]
+        raise IllegalMoveError(f"`{shown}` is not a move I can read.") from None
     return {"draw_offer_seat": None}  # any move clears a pending draw offer
 
 

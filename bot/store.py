@@ -151,17 +151,23 @@ MIGRATIONS: list[str] = [
     """,
 ]
 
-# The SQLite build must have the JSON functions (every build since 3.38 has them built in).
+# Migration 3 and its triggers use json_each: built into SQLite since 3.38 (and in most
+# builds before).
+
 # synchronous = FULL. In WAL mode NORMAL syncs the log only at checkpoints, so a power cut or
 # an operating-system crash (not a crash of the bot: the system still writes what it was
 # given) can lose the last commits: a move already shown to the players, with the next
 # player's mention, would be gone after the restart, and the board in Discord would disagree
 # with the database. FULL syncs the log at every commit. Its cost, measured by `make bench`
 # (bench/storage.py, on a real file of this 2-core machine's disk, modes alternating): a
-# game's update takes 0.2-0.6 ms with NORMAL and 0.5-5 ms with FULL (the fsync varies with
-# the load), and a whole Shax move (engine, write, rendering) 26.4 against 28.2 ms on
-# average. Even at 5 ms a write, one connection commits 200 moves a second, above the load
-# target (about 125 actions/s): durability is worth its millisecond.
+# game's update takes 0.2-1.3 ms with NORMAL and 0.5-6.5 ms with FULL (the fsync varies
+# with the machine's load); whole Shax moves (engine, write, rendering) averaged 26.4, 47.3
+# and 28.9 ms with NORMAL against 28.2, 40.4 and 33.3 ms with FULL in three runs on a busy
+# machine: a few milliseconds at most, within the noise. Even at 6.5 ms a write, one
+# connection commits 150 moves a second, above the load target (about 125 actions/s), and
+# look-ups go through their own connection, which does not wait for a commit (with one
+# connection, a look-up during writes took 2.4-6.3 ms at p50 with FULL against 1.6-2.0 with
+# NORMAL; with two, 1.1-1.7 ms both ways): durability is worth its milliseconds.
 SYNCHRONOUS = "FULL"
 
 # A player's games as lists show them: a finished game (with its result) comes without its
@@ -239,7 +245,7 @@ class GameRow:
     kind: str
     variants: tuple[str, ...]
     players: tuple[int, ...]
-    state: str
+    state: str  # Game.to_json(); "" for a finished game listed by games_of_user
     version: int
     status: str
     result: str | None
@@ -334,9 +340,16 @@ class StoreError(Exception):
 
 
 class Store:
-    def __init__(self, db: aiosqlite.Connection):
+    """Two connections to a database file: one writes (its transactions wait for each other
+    on ``_lock``), one reads. In WAL mode a reader never waits for a writer, so look-ups
+    (autocomplete, boards, lists) do not queue behind a commit and its fsync; each read sees
+    every commit made before it started. An in-memory database has the one connection."""
+
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None):
         self._db = db
         self._lock = asyncio.Lock()
+        self._reader = reader or db
+        self._read_lock = asyncio.Lock() if reader is not None else self._lock
 
     @classmethod
     async def open(
@@ -365,12 +378,15 @@ class Store:
             if check:
                 await _quick_check(db, path)
             await _upgrade(db, path, migrations)
+            reader = await _open_reader(path) if _is_file(path) else None
         except BaseException:
             await db.close()
             raise
-        return cls(db)
+        return cls(db, reader)
 
     async def close(self) -> None:
+        if self._reader is not self._db:
+            await self._reader.close()
         await self._db.close()
 
     async def __aenter__(self) -> Self:
@@ -397,15 +413,17 @@ class Store:
                 await _run(self._db, "COMMIT")
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._read_lock, self._reader.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._read_lock, self._reader.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
     async def pragma(self, name: str) -> Any:
-        row = await self._fetchone(f"PRAGMA {name}")
+        """A PRAGMA on the writing connection (the one whose settings matter)."""
+        async with self._lock, self._db.execute(f"PRAGMA {name}") as cursor:
+            row = await cursor.fetchone()
         return row[0] if row else None
 
     # ---- games ---------------------------------------------------------------
@@ -638,6 +656,22 @@ async def _configure(db: aiosqlite.Connection, path: str, synchronous: str) -> N
     mode = str(row[0]).lower() if row else "unknown"
     if _is_file(path) and mode != "wal":
         raise StoreError(f"cannot use the database {path}: it stays in {mode} journal mode")
+
+
+async def _open_reader(path: str) -> aiosqlite.Connection:
+    """The reading connection: query_only, so that no statement can write through it."""
+    try:
+        reader = await aiosqlite.connect(path, isolation_level=None)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the database {path}: {error}") from error
+    try:
+        reader.row_factory = sqlite3.Row
+        await _run(reader, "PRAGMA busy_timeout = 5000")
+        await _run(reader, "PRAGMA query_only = ON")
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
 
 
 async def _quick_check(db: aiosqlite.Connection, path: str) -> None:

@@ -111,11 +111,12 @@ def apply(
         raise ServiceError(f"This game is over: {game.result_text()}.")
     before, logged = game.to_move, len(game.log)
     columns = dict(action(row, game, now))
-    columns["state"] = game.to_json()
+    shown = _shown(game, renderer)
+    columns["state"] = shown.snapshot.state
     if game.is_over:
         columns |= {"status": "finished", "result": game.result_text(), "draw_offer_seat": None}
     entries = list(enumerate(game.log[logged:], start=logged + 1))
-    return Applied(columns, entries, before, _shown(game, renderer))
+    return Applied(columns, entries, before, shown)
 
 
 def history(row: GameRow) -> list[str]:

@@ -50,7 +50,8 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
         self, interaction: discord.Interaction, move: str, game: str | None = None
     ) -> None:
         if not is_jump(move):
-            await refuse(interaction, f"`{move[:40]}` is not a jump: use `/chebache move`.")
+            shown = move.strip().replace("`", "")[:40]
+            await refuse(interaction, f"`{shown}` is not a jump: use `/chebache move`.")
             return
         await play.move(interaction, self.kind, move, game)
 

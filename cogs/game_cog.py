@@ -27,6 +27,7 @@ def first_choices(seat: str) -> list[app_commands.Choice[str]]:
     ]
 
 
+@app_commands.guild_only()
 class GameCog(commands.GroupCog):
     kind: ClassVar[str]
     move_help: ClassVar[str] = "Play a move"

@@ -28,18 +28,36 @@ async def notice_channel(bot: commands.Bot, notice: Notice) -> discord.abc.Messa
 
 
 async def post_notice(bot: commands.Bot, notice: Notice) -> None:
-    channel = await notice_channel(bot, notice)
-    if channel is None:
-        return
     only_them = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
     if notice.kind == "challenge_expired":
+        channel = await notice_channel(bot, notice)
+        if channel is None:
+            return
         await expire_challenge(bot, channel, notice)
         await channel.send(notice.text, allowed_mentions=only_them)
     elif notice.kind == "claimable" and notice.game_id is not None:
         view = single_button_view(ClaimButton(notice.game_id))
-        await channel.send(notice.text, view=view, allowed_mentions=only_them)
+        await send_notice(bot, notice, content=notice.text, view=view, allowed_mentions=only_them)
     else:
-        await channel.send(notice.text, allowed_mentions=only_them)
+        await send_notice(bot, notice, content=notice.text, allowed_mentions=only_them)
+
+
+async def send_notice(bot: commands.Bot, notice: Notice, **message) -> None:
+    """Into the game's thread; into its channel when the bot cannot post in the thread."""
+    channel = await notice_channel(bot, notice)
+    if channel is not None:
+        try:
+            await channel.send(**message)
+            return
+        except discord.HTTPException:
+            if not notice.thread_id:
+                raise
+            log.info(
+                "notice for %s: cannot post in its thread; posting in the channel", notice.game_id
+            )
+    parent = bot.get_channel(notice.channel_id)
+    if notice.thread_id and isinstance(parent, discord.abc.Messageable):
+        await parent.send(**message)
 
 
 async def expire_challenge(

@@ -23,20 +23,29 @@ from bot.service import (
     ServiceError,
 )
 
+from .options import parse_game_option
 from .ui import (
     BoardButton,
     DrawAnswerButton,
+    acknowledge,
     answer_error,
+    answer_publicly,
     board_message,
     challenge_embed,
     challenge_view,
+    done,
     legal_moves_text,
     mention,
     players_only,
     post_board,
     refresh_board,
     refuse,
+    send_in,
+    show_board_here,
     single_button_view,
+    tell,
+    tell_with,
+    update_source,
 )
 
 if TYPE_CHECKING:
@@ -62,22 +71,20 @@ def guild_id(interaction: discord.Interaction) -> int:
 # ---- finding the game a command is about ----------------------------------------
 
 
-def parse_game_option(text: str) -> int:
-    digits = text.strip().lstrip("#").split(" ", 1)[0]
-    if not digits.isdigit():
-        raise ServiceError(f"{text!r} is not a game number; pick one from the list.")
-    return int(digits)
-
-
 async def resolve_game(
     interaction: discord.Interaction, option: str | None, kind: str | None = None
 ) -> int:
     """The game a command means: the option, else this thread's game, else the only one."""
     svc, guild = service(interaction), guild_id(interaction)
     if option:
-        return parse_game_option(option)
+        game_id = parse_game_option(option)
+        if kind is not None:
+            refuse_other_kind(interaction, await svc.summary(game_id, guild), kind)
+        return game_id
     here = await svc.game_in_thread(guild, interaction.channel_id or 0)
-    if here is not None and (kind is None or here.kind == kind):
+    if here is not None:  # a game's thread holds that game only
+        if kind is not None:
+            refuse_other_kind(interaction, here, kind)
         return here.game_id
     games = [
         g
@@ -92,6 +99,42 @@ async def resolve_game(
     if not games:
         raise ServiceError("You have no game in progress here. Start one with a challenge.")
     raise ServiceError("You have several games here: choose one with the `game` option.")
+
+
+def refuse_other_kind(interaction: discord.Interaction, game: GameSummary, kind: str) -> None:
+    """``/shax move`` on a Tchela game changes nothing and says which command to use."""
+    if game.kind != kind:
+        use = command_for(interaction, game.kind)
+        raise ServiceError(f"Game #{game.game_id} is {game.title}: use `{use}`.")
+
+
+def command_for(interaction: discord.Interaction, kind: str) -> str:
+    """The command of the game ``kind`` that does what this one does (``/tchela move`` for
+    ``/shax move``); its ``move`` when it has no such command (``/shax`` has no ``roll``)."""
+    name = interaction.command.name if interaction.command else "move"
+    for cog in interaction.client.cogs.values():  # type: ignore[attr-defined]
+        group = getattr(cog, "app_command", None)
+        if getattr(cog, "kind", None) == kind and isinstance(group, app_commands.Group):
+            found = group.get_command(name) or group.get_command("move")
+            return f"/{found.qualified_name}" if found else f"/{group.name}"
+    return f"/{kind}"
+
+
+async def visible_game(interaction: discord.Interaction, game_id: int) -> GameSummary:
+    """The game, for its players and for whoever can see its channel; to anyone else it does
+    not exist (the same answer as a game of another server)."""
+    found = await service(interaction).summary(game_id, guild_id(interaction))
+    if interaction.user.id in found.players or can_view(interaction, found):
+        return found
+    raise ServiceError(f"There is no game #{game_id} in this server.")
+
+
+def can_view(interaction: discord.Interaction, game: GameSummary) -> bool:
+    guild, user = interaction.guild, interaction.user
+    if guild is None or not isinstance(user, discord.Member):
+        return False
+    channel = guild.get_channel_or_thread(game.thread_id or 0) or guild.get_channel(game.channel_id)
+    return channel is not None and channel.permissions_for(user).view_channel
 
 
 def game_choice_name(game: GameSummary, user_id: int) -> str:
@@ -133,7 +176,7 @@ async def move_autocomplete(
         choices = await service(interaction).move_choices(
             game_id, guild_id(interaction), typed=current
         )
-    except ServiceError:
+    except (ServiceError, ValueError):  # ValueError: a parser that could not read ``current``
         return []
     if keep is not None:
         choices = [(move, text) for move, text in choices if keep(move)]
@@ -214,27 +257,47 @@ async def refuse_in_game_thread(interaction: discord.Interaction) -> None:
         )
 
 
+async def here_challenge(interaction: discord.Interaction, challenge_id: int) -> ChallengeView:
+    """The challenge, if it belongs to the server the click comes from."""
+    found = await service(interaction).get_challenge(challenge_id)
+    if found.guild_id != interaction.guild_id:
+        raise ServiceError(f"There is no challenge #{challenge_id}.")
+    return found
+
+
 async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
     svc = service(interaction)
+    await acknowledge(interaction)
     try:
+        await here_challenge(interaction, challenge_id)
         board = await svc.accept_challenge(challenge_id, interaction.user.id)
     except ServiceError as error:
         await answer_error(interaction, error)
         return
     if isinstance(board, ChallengeView):  # others still have to accept
-        await interaction.response.edit_message(
-            embed=challenge_embed(board), view=challenge_view(board)
-        )
+        await update_source(interaction, embed=challenge_embed(board), view=challenge_view(board))
         return
     accepted = await svc.get_challenge(challenge_id)
-    await interaction.response.edit_message(
-        embed=challenge_embed(accepted, note=f"Accepted: game #{board.game_id}"), view=None
+    await update_source(
+        interaction,
+        embed=challenge_embed(accepted, note=f"Accepted: game #{board.game_id}"),
+        view=None,
     )
+    # The board goes into a new thread; where the bot cannot make one or cannot post in it,
+    # into the channel; failing that, as an answer to the click.
     thread = await open_thread(interaction, board)
-    where = thread or interaction.channel
-    message = await where.send(**board_message(board))  # type: ignore[union-attr]
+    message = await send_in(thread, board_message(board), board.game_id)
+    if message is None:
+        thread = None
+        channel = interaction.channel
+        if isinstance(channel, discord.abc.Messageable):
+            message = await send_in(channel, board_message(board), board.game_id)
+    if message is None:
+        message = await answer_publicly(interaction, board_message(board))
     await svc.set_game_location(
-        board.game_id, thread_id=thread.id if thread else None, message_id=message.id
+        board.game_id,
+        thread_id=thread.id if thread else None,
+        message_id=message.id if message else None,
     )
 
 
@@ -251,12 +314,14 @@ async def open_thread(interaction: discord.Interaction, board: BoardView) -> dis
 
 
 async def decline(interaction: discord.Interaction, challenge_id: int) -> None:
+    await acknowledge(interaction)
     try:
+        await here_challenge(interaction, challenge_id)
         declined = await service(interaction).decline_challenge(challenge_id, interaction.user.id)
     except ServiceError as error:
         await answer_error(interaction, error)
         return
-    await interaction.response.edit_message(embed=challenge_embed(declined), view=None)
+    await update_source(interaction, embed=challenge_embed(declined), view=None)
 
 
 # ---- moves and game actions -----------------------------------------------------
@@ -272,6 +337,7 @@ async def move(
 ) -> None:
     """Play ``text``; ``illegal`` replaces the engine's reason when the move is not legal
     (for commands that play one fixed action and can say when it is allowed)."""
+    await acknowledge(interaction)
     try:
         game_id = await resolve_game(interaction, game, kind)
         board = await service(interaction).move(
@@ -293,6 +359,7 @@ async def move(
 
 async def roll(interaction: discord.Interaction, kind: str, game: str | None) -> None:
     """Roll the dice due in the game the command is about, and post the board with them."""
+    await acknowledge(interaction)
     try:
         game_id = await resolve_game(interaction, game, kind)
         board = await service(interaction).roll(
@@ -336,18 +403,24 @@ async def roll_on_board(interaction: discord.Interaction, game_id: int, version:
 
 
 async def show_board(interaction: discord.Interaction, game: str | None) -> None:
+    """The board where asked: public for a player, private (and naming nobody) for anyone
+    else who can see the game's channel."""
+    await acknowledge(interaction)
     try:
         game_id = await resolve_game(interaction, game)
+        found = await visible_game(interaction, game_id)
         board = await service(interaction).board(game_id, guild_id(interaction))
     except ServiceError as error:
         await answer_error(interaction, error)
         return
-    await post_board(interaction, board, show_here=True)
+    bystander = interaction.user.id not in found.players
+    await show_board_here(interaction, board, bystander=bystander)
 
 
 async def resign(
     interaction: discord.Interaction, game_id: int, expected_version: int | None = None
 ) -> None:
+    await acknowledge(interaction)
     try:
         board = await service(interaction).resign(
             game_id,
@@ -361,8 +434,47 @@ async def resign(
     await post_board(interaction, board)
 
 
+RESIGN_CHOICES = 5  # buttons in one "which game?" question (Discord allows 25 per message)
+
+
+async def resign_command(interaction: discord.Interaction, option: str | None) -> None:
+    """``/game resign``: at once for a game named (the option, or this game's thread); for a
+    game the command would have to guess, a question with a confirm button per game."""
+    svc = service(interaction)
+    await acknowledge(interaction)
+    try:
+        guild = guild_id(interaction)
+        if option:
+            await resign(interaction, parse_game_option(option))
+            return
+        here = await svc.game_in_thread(guild, interaction.channel_id or 0)
+        if here is not None:  # the thread's game is named by the place
+            await resign(interaction, here.game_id)
+            return
+        games = await svc.list_games(guild, interaction.user.id)
+        if not games:
+            raise ServiceError("You have no game in progress here.")
+        shown = games[:RESIGN_CHOICES]
+        boards = [await svc.board(g.game_id, guild, with_image=False) for g in shown]
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    view = discord.ui.View(timeout=None)
+    for board in boards:
+        label = f"Resign {board.title} #{board.game_id}"
+        view.add_item(BoardButton(board.game_id, board.version, "resign!", label=label))
+    if len(games) == 1:
+        question = f"Resign {boards[0].title} #{boards[0].game_id}? This cannot be undone."
+    else:
+        more = "" if len(games) <= RESIGN_CHOICES else " (or name another with `game`)"
+        question = f"You have {len(games)} games here: which one do you resign{more}? "
+        question += "This cannot be undone."
+    await tell_with(interaction, {"content": question, "view": view})
+
+
 async def offer_draw(interaction: discord.Interaction, game_id: int) -> None:
     svc = service(interaction)
+    await acknowledge(interaction)
     try:
         board = await svc.offer_draw(game_id, interaction.user.id, guild_id=guild_id(interaction))
     except ServiceError as error:
@@ -375,12 +487,17 @@ async def offer_draw(interaction: discord.Interaction, game_id: int) -> None:
     view = discord.ui.View(timeout=None)
     view.add_item(DrawAnswerButton(game_id, "yes"))
     view.add_item(DrawAnswerButton(game_id, "no"))
-    await interaction.response.send_message(
-        f"{mention(interaction.user.id)} offers a draw in {board.title} #{game_id}. "
+    offer = {
+        "content": f"{mention(interaction.user.id)} offers a draw in {board.title} #{game_id}. "
         f"{' '.join(mention(p) for p in others)}, do you accept?",
-        view=view,
-        allowed_mentions=players_only(board),
-    )
+        "view": view,
+        "allowed_mentions": players_only(board),
+    }
+    here = interaction.channel if isinstance(interaction.channel, discord.abc.Messageable) else None
+    if await send_in(here, offer, game_id) is None:
+        await answer_publicly(interaction, offer)
+    else:
+        await done(interaction)
     await refresh_board(interaction.client, board)  # type: ignore[arg-type]
 
 
@@ -394,7 +511,8 @@ async def answer_draw(interaction: discord.Interaction, game_id: int, accepted: 
         await answer_error(interaction, error)
         return
     verdict = "accepted" if accepted else "declined"
-    await interaction.response.edit_message(
+    await update_source(
+        interaction,
         content=f"Draw offer {verdict} by {mention(interaction.user.id)}.",
         view=None,
         allowed_mentions=discord.AllowedMentions.none(),
@@ -406,6 +524,7 @@ async def answer_draw(interaction: discord.Interaction, game_id: int, accepted: 
 
 
 async def claim(interaction: discord.Interaction, game_id: int) -> None:
+    await acknowledge(interaction)
     try:
         board = await service(interaction).claim_timeout(
             game_id, interaction.user.id, guild_id=guild_id(interaction)
@@ -417,8 +536,10 @@ async def claim(interaction: discord.Interaction, game_id: int) -> None:
 
 
 async def history(interaction: discord.Interaction, game: str | None) -> None:
+    await acknowledge(interaction)
     try:
         game_id = await resolve_game(interaction, game)
+        await visible_game(interaction, game_id)
         lines = await service(interaction).history(game_id, guild_id(interaction))
     except ServiceError as error:
         await answer_error(interaction, error)
@@ -426,9 +547,7 @@ async def history(interaction: discord.Interaction, game: str | None) -> None:
     text = "\n".join(lines) if lines else "No moves yet."
     if len(text) > 1900:
         text = "…\n" + text[-1900:].split("\n", 1)[-1]
-    await interaction.response.send_message(
-        f"**Game #{game_id}**\n```\n{text}\n```", ephemeral=True
-    )
+    await tell(interaction, f"**Game #{game_id}**\n```\n{text}\n```")
 
 
 async def board_button(
@@ -461,8 +580,8 @@ async def board_button(
             await refuse(interaction, "You are not playing in this game.")
             return
         confirm = single_button_view(BoardButton(game_id, version, "resign!"))
-        await interaction.response.send_message(
-            "Resign this game? This cannot be undone.", view=confirm, ephemeral=True
+        await tell_with(
+            interaction, {"content": "Resign this game? This cannot be undone.", "view": confirm}
         )
     elif action == "resign!":
         await resign(interaction, game_id, expected_version=version)

@@ -7,6 +7,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from games.sachidjun import parse_counts, parse_home
+
 from . import play
 from .ui import refuse
 
@@ -23,6 +25,34 @@ ADDRESSEES = [
 ]
 
 
+OFFER_HELP = (
+    "Write `get` and `give` as counts of pieces, e.g. `1r` or `2r 1c` (r raža, c čadra), and "
+    "`home` as pieces on cells, e.g. `rW3 cN2`. The offer then reads "
+    "`offer:give(2r,1c)+get(1r)` or `offer:home(rW3,cN2)+get(1c)`."
+)
+FIELD_LIMIT = 60  # characters in one field: far more than any real offer needs
+
+
+def offer_problem(get: str, give: str | None, home: str | None) -> str | None:
+    """Why the fields cannot make an offer (the notation to use), or None when they read.
+    Only the form is checked here; the game judges the offer itself."""
+
+    def items(text: str) -> list[str]:
+        return text.replace(",", " ").split()
+
+    fields = [("get", get), ("give", give or ""), ("home", home or "")]
+    for name, text in fields:
+        if len(text) > FIELD_LIMIT or not text.isascii():
+            return f"`{name}` is not something I can read. {OFFER_HELP}"
+    for name, text in fields[:2]:
+        if (text or name == "get") and parse_counts(",".join(items(text)).lower()) is None:
+            return f"`{name}`: `{text.strip()[:20]}` is not a count of pieces. {OFFER_HELP}"
+    cells = [part[:1].lower() + part[1:].upper() for part in items(home or "")]
+    if home and parse_home(",".join(cells)) is None:
+        return f"`home`: `{home.strip()[:20]}` is not pieces on cells. {OFFER_HELP}"
+    return None
+
+
 def offer_text(kind: str, get: str, give: str | None, home: str | None, to: str | None) -> str:
     """The engine's offer notation from the command's fields: ``offer:give(2r,1c)+get(1r)``
     or ``offer:home(rW3,cN2)+get(1c)@r``. Spaces between items read as commas."""
@@ -34,9 +64,12 @@ def offer_text(kind: str, get: str, give: str | None, home: str | None, to: str 
     return f"offer:{head}+get({items(get)})" + (f"@{to}" if to else "")
 
 
+@app_commands.guild_only()
 class SachidjunCog(
     commands.GroupCog, group_name="sachi", group_description="Šačidjun, a race round a ring"
 ):
+    kind = KIND
+
     def __init__(self, bot: commands.Bot):
         self.bot = bot
 
@@ -97,6 +130,12 @@ class SachidjunCog(
             return
         if kind.value == "home" and not home:
             await refuse(interaction, "A position offer needs `home`: e.g. rW3 cN2.")
+            return
+        problem = offer_problem(
+            get, give if kind.value == "give" else None, home if kind.value == "home" else None
+        )
+        if problem:
+            await refuse(interaction, problem)
             return
         text = offer_text(kind.value, get, give, home, to.value if to else None)
         await play.move(interaction, KIND, text, game)

@@ -16,6 +16,7 @@ LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
 
 
+@app_commands.guild_only()
 class SharedCog(commands.GroupCog, group_name="game", group_description="Your board games"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
@@ -58,12 +59,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @app_commands.command(description="Resign a game")
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def resign(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        try:
-            game_id = await play.resolve_game(interaction, game)
-        except ServiceError as error:
-            await answer_error(interaction, error)
-            return
-        await play.resign(interaction, game_id)
+        await play.resign_command(interaction, game)
 
     @app_commands.command(description="Offer your opponent a draw")
     @app_commands.describe(game="The game (defaults to this thread's game)")

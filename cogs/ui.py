@@ -18,6 +18,8 @@ import discord
 
 from bot.service import BoardView, ChallengeView, ServiceError, StaleBoard, natural_key
 
+from .options import parse_id
+
 if TYPE_CHECKING:
     from bot.app import IdzevaBot
 
@@ -32,6 +34,7 @@ LAST_MOVE = "Last move"  # a summary field that the board's description shows in
 WARNING = "Warning"  # a summary field shown in bold in the description, e.g. "CHEBACHE! ..."
 ON_TOP = (LAST_MOVE, WARNING)  # summary fields the description shows instead of a field
 INLINE_FIELD_LIMIT = 40  # longer field values get the embed's full width
+CONTENT_LIMIT = 2000  # Discord's limit for a message's text
 DESCRIPTION_LIMIT, FIELD_NAME_LIMIT, FIELD_VALUE_LIMIT = 4096, 256, 1024  # Discord's limits
 MENTION = re.compile(r"<@!?\d+>")  # shown as a short @name
 
@@ -134,16 +137,20 @@ def board_view(board: BoardView) -> discord.ui.View | None:
     return view
 
 
-def board_message(board: BoardView) -> dict[str, Any]:
-    """Keyword arguments for ``send``/``send_message`` that post a board."""
+def board_message(board: BoardView, *, quiet: bool = False) -> dict[str, Any]:
+    """Keyword arguments for ``send``/``send_message`` that post a board. A ``quiet`` copy (for
+    a bystander) names nobody in its text, pings nobody and has no buttons."""
     kwargs: dict[str, Any] = {
         "content": board_content(board),
         "embed": board_embed(board),
         "allowed_mentions": players_only(board),
     }
+    if quiet:
+        status = board.result if board.finished else board.status
+        kwargs.update(content=status, allowed_mentions=discord.AllowedMentions.none())
     if board.image:  # empty when rendering failed: the embed still tells the position
         kwargs["file"] = discord.File(io.BytesIO(board.image), filename=BOARD_FILE)
-    view = board_view(board)
+    view = None if quiet else board_view(board)
     if view is not None:
         kwargs["view"] = view
     return kwargs
@@ -154,46 +161,140 @@ def home_id(board: BoardView) -> int:
     return board.thread_id or board.channel_id
 
 
-async def post_board(
-    interaction: discord.Interaction, board: BoardView, *, show_here: bool = False
-) -> None:
-    """Post a board after ``interaction`` and keep the game's latest board in its home.
-
-    In the game's thread (or channel) the board answers the interaction and becomes the latest
-    board. From elsewhere, a changed board is posted in the game's home and the player gets a
-    private pointer there, so the record stays in one place and board links stay right;
-    ``show_here`` (``/game board``) shows it where asked instead, without making it the latest.
-    """
-    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
-    at_home = interaction.channel_id == home_id(board)
-    if at_home or show_here:
-        message = await answer_with_board(interaction, board)
-        if at_home:
-            await make_latest_board(bot, board, message.id)
-        return
-    home = bot.get_channel(home_id(board))
-    if isinstance(home, discord.abc.Messageable):
-        summary = board.result if board.finished else board.status
-        # Answer first (the upload below may be slow), pointing at the game's thread/channel.
-        await tell(
-            interaction,
-            f"{board.title} #{board.game_id}: {summary}. The board: <#{home_id(board)}>",
-        )
-        try:
-            message = await home.send(**board_message(board))
-        except discord.HTTPException:
-            log.info("game %s: could not post in its home; answering in place", board.game_id)
-        else:
-            await make_latest_board(bot, board, message.id)
-            return
-    await answer_with_board(interaction, board)
-
-
-async def answer_with_board(interaction: discord.Interaction, board: BoardView) -> discord.Message:
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Acknowledge at once, before any work that can be slow (engine, render, database wait):
+    a command shows a private "thinking…" that its first answer replaces; a button defers
+    silently. Answers then go as follow-ups, and boards through the channel. A token that has
+    already expired is no reason to stop: the work is still done and its board still posted."""
     if interaction.response.is_done():
-        return await interaction.followup.send(**board_message(board), wait=True)
-    await interaction.response.send_message(**board_message(board))
-    return await interaction.original_response()
+        return
+    try:
+        await interaction.response.defer(ephemeral=True)
+    except discord.HTTPException:
+        log.info("could not acknowledge interaction %s; going on", interaction.id)
+
+
+def is_command(interaction: discord.Interaction) -> bool:
+    return interaction.type is discord.InteractionType.application_command
+
+
+async def post_board(interaction: discord.Interaction, board: BoardView) -> None:
+    """Post a changed board in the game's home (its thread, or its channel) and make it the
+    latest board, then tell the player where it is (nothing more in the home itself).
+
+    The board goes through the channel, not the interaction: a move that is committed reaches
+    the game's home with the next player's mention even when the interaction's token has
+    expired. Only when the bot cannot post there does the board answer the interaction, and a
+    failure of both is logged, never answered with "try again" (the move was made).
+    """
+    try:
+        await deliver_board(interaction, board)
+    except Exception:  # the change is committed: report it, never answer "try again"
+        log.exception(
+            "game %s: version %s committed; posting its board failed", board.game_id, board.version
+        )
+        await done(interaction)
+
+
+async def deliver_board(interaction: discord.Interaction, board: BoardView) -> None:
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    home = await home_channel(bot, board)
+    message = await send_in(home, board_message(board), board.game_id)
+    if message is not None:
+        await make_latest_board(bot, board, message.id)
+        if interaction.channel_id == home_id(board):
+            await done(interaction)
+        else:
+            summary = board.result if board.finished else board.status
+            await tell(
+                interaction,
+                f"{board.title} #{board.game_id}: {summary}. The board: <#{home_id(board)}>",
+            )
+        return
+    message = await answer_publicly(interaction, board_message(board))
+    if message is not None and interaction.channel_id == home_id(board):
+        await make_latest_board(bot, board, message.id)
+
+
+async def show_board_here(
+    interaction: discord.Interaction, board: BoardView, *, bystander: bool
+) -> None:
+    """``/game board``: a player's copy is posted where asked (the latest board when that is
+    the game's home); a bystander's is private and pings nobody."""
+    if bystander:
+        await tell_with(interaction, board_message(board, quiet=True))
+        return
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    here = interaction.channel if isinstance(interaction.channel, discord.abc.Messageable) else None
+    message = await send_in(here, board_message(board), board.game_id)
+    if message is None:
+        message = await answer_publicly(interaction, board_message(board))
+    else:
+        await done(interaction)
+    if message is not None and interaction.channel_id == home_id(board):
+        await make_latest_board(bot, board, message.id)
+
+
+async def home_channel(bot: IdzevaBot, board: BoardView) -> discord.abc.Messageable | None:
+    """The game's thread or channel; an archived thread is not cached, so fetch it then."""
+    channel = bot.get_channel(home_id(board))
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(home_id(board))
+        except discord.HTTPException:
+            return None
+    return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+async def send_in(
+    channel: discord.abc.Messageable | None, message: dict[str, Any], game_id: int
+) -> discord.Message | None:
+    """Post through the channel; None when the bot cannot (no access, no permission)."""
+    if channel is None:
+        return None
+    try:
+        return await channel.send(**message)
+    except discord.HTTPException:
+        log.info("game %s: could not post in channel %s", game_id, getattr(channel, "id", "?"))
+        return None
+
+
+async def answer_publicly(
+    interaction: discord.Interaction, message: dict[str, Any]
+) -> discord.Message | None:
+    """A public answer through the interaction (the private "thinking…" is completed first,
+    since the first follow-up would take its place and its privacy)."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(**message)
+            return await interaction.original_response()
+        if is_command(interaction):
+            await interaction.followup.send(NO_HOME, ephemeral=True)
+        return await interaction.followup.send(**message, wait=True)
+    except discord.HTTPException:
+        log.warning("interaction %s: could not post the board anywhere", interaction.id)
+        return None
+
+
+async def done(interaction: discord.Interaction) -> None:
+    """Nothing left to say: take a command's private "thinking…" away."""
+    if is_command(interaction) and interaction.response.is_done():
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+
+
+async def update_source(interaction: discord.Interaction, **changes: Any) -> None:
+    """Edit the message whose button was clicked (through the channel if the token failed)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**changes)
+        else:
+            await interaction.response.edit_message(**changes)
+    except discord.HTTPException:
+        if interaction.message is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.message.edit(**changes)
 
 
 async def make_latest_board(bot: IdzevaBot, board: BoardView, message_id: int) -> None:
@@ -235,11 +336,19 @@ async def refresh_board(bot: IdzevaBot, board: BoardView) -> None:
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
-    """A short ephemeral answer."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    """A short ephemeral answer (within Discord's 2,000 characters, whatever it quotes)."""
+    await tell_with(interaction, {"content": clip(text, CONTENT_LIMIT)})
+
+
+async def tell_with(interaction: discord.Interaction, message: dict[str, Any]) -> None:
+    """An ephemeral answer; one that cannot be delivered (expired token) is only logged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(**message, ephemeral=True)
+        else:
+            await interaction.response.send_message(**message, ephemeral=True)
+    except discord.HTTPException:
+        log.info("interaction %s: could not answer", interaction.id)
 
 
 async def refuse(interaction: discord.Interaction, text: str) -> None:
@@ -312,14 +421,28 @@ def challenge_view(challenge: ChallengeView) -> discord.ui.View | None:
 # ---- persistent buttons (they survive restarts) -------------------------------
 
 
+NO_HOME = "I cannot post there myself, so it follows here as an answer."
 SORRY = "Something went wrong on our side. Please try again; `/game board` shows the current game."
 
 
+def shown(number: int | None) -> str:
+    """A number in a custom id; 0 (no game, no challenge) for one that was not an id."""
+    return "0" if number is None else str(number)
+
+
+ID_FIELDS = ("challenge_id", "game_id", "version")  # None when a custom id's number is no id
+
+
 def guarded(callback: Callable[[Any, discord.Interaction], Awaitable[None]]):
-    """Answer the clicker even when a button's code fails (discord.py would only log it)."""
+    """Acknowledge a click at once, and answer the clicker even when the button's code fails
+    (discord.py would only log it); a custom id whose numbers are no ids is refused."""
 
     @functools.wraps(callback)
     async def wrapper(item: Any, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
+        if any(getattr(item, name, 0) is None for name in ID_FIELDS):
+            await refuse(interaction, "This button names no game I can find.")
+            return
         try:
             await callback(item, interaction)
         except Exception:
@@ -332,15 +455,15 @@ def guarded(callback: Callable[[Any, discord.Interaction], Awaitable[None]]):
 
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:ch:(?P<challenge>\d+):(?P<action>accept|decline)",
+    template=r"idz:ch:(?P<challenge>[0-9]+):(?P<action>accept|decline)",
 ):
-    def __init__(self, challenge_id: int, action: str):
+    def __init__(self, challenge_id: int | None, action: str):
         style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
         super().__init__(
             discord.ui.Button(
                 label=action.capitalize(),
                 style=style,
-                custom_id=f"idz:ch:{challenge_id}:{action}",
+                custom_id=f"idz:ch:{shown(challenge_id)}:{action}",
             )
         )
         self.challenge_id = challenge_id
@@ -348,7 +471,7 @@ class ChallengeButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["challenge"]), match["action"])
+        return cls(parse_id(match["challenge"]), match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -362,7 +485,7 @@ class ChallengeButton(
 
 class BoardButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:g:(?P<game>\d+):(?P<version>\d+):(?P<action>moves|draw|resign|resign!)",
+    template=r"idz:g:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>moves|draw|resign|resign!)",
 ):
     LABELS = {
         "moves": ("Legal moves", discord.ButtonStyle.secondary),
@@ -371,11 +494,16 @@ class BoardButton(
         "resign!": ("Yes, resign", discord.ButtonStyle.danger),
     }
 
-    def __init__(self, game_id: int, version: int, action: str):
-        label, style = self.LABELS[action]
+    def __init__(
+        self, game_id: int | None, version: int | None, action: str, label: str | None = None
+    ):
+        default, style = self.LABELS[action]
+        label = label or default
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"idz:g:{game_id}:{version}:{action}"
+                label=label,
+                style=style,
+                custom_id=f"idz:g:{shown(game_id)}:{shown(version)}:{action}",
             )
         )
         self.game_id = game_id
@@ -384,7 +512,7 @@ class BoardButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]), int(match["version"]), match["action"])
+        return cls(parse_id(match["game"]), parse_id(match["version"]), match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -395,16 +523,16 @@ class BoardButton(
 
 class RollButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:r:(?P<game>\d+):(?P<version>\d+)",
+    template=r"idz:r:(?P<game>[0-9]+):(?P<version>[0-9]+)",
 ):
     """Rolls the dice due on this board (server-side); only the player to move may."""
 
-    def __init__(self, game_id: int, version: int):
+    def __init__(self, game_id: int | None, version: int | None):
         super().__init__(
             discord.ui.Button(
                 label="Roll",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"idz:r:{game_id}:{version}",
+                custom_id=f"idz:r:{shown(game_id)}:{shown(version)}",
             )
         )
         self.game_id = game_id
@@ -412,7 +540,7 @@ class RollButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]), int(match["version"]))
+        return cls(parse_id(match["game"]), parse_id(match["version"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -423,18 +551,20 @@ class RollButton(
 
 class AnswerButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:a:(?P<game>\d+):(?P<version>\d+):(?P<move>[a-z]+)",
+    template=r"idz:a:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<move>[a-z]+)",
 ):
     """Plays an answer move (e.g. ``accept`` or ``refuse`` a redemption offer) on the board at
     ``version``; only the player addressed may, and an outdated board refuses."""
 
-    def __init__(self, game_id: int, version: int, move: str, label: str | None = None):
+    def __init__(
+        self, game_id: int | None, version: int | None, move: str, label: str | None = None
+    ):
         style = discord.ButtonStyle.success if move == "accept" else discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
                 label=label or move.capitalize(),
                 style=style,
-                custom_id=f"idz:a:{game_id}:{version}:{move}",
+                custom_id=f"idz:a:{shown(game_id)}:{shown(version)}:{move}",
             )
         )
         self.game_id = game_id
@@ -443,7 +573,7 @@ class AnswerButton(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]), int(match["version"]), match["move"])
+        return cls(parse_id(match["game"]), parse_id(match["version"]), match["move"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -454,23 +584,25 @@ class AnswerButton(
 
 class DrawAnswerButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:dr:(?P<game>\d+):(?P<answer>yes|no)",
+    template=r"idz:dr:(?P<game>[0-9]+):(?P<answer>yes|no)",
 ):
-    def __init__(self, game_id: int, answer: str):
+    def __init__(self, game_id: int | None, answer: str):
         label, style = (
             ("Accept draw", discord.ButtonStyle.success)
             if answer == "yes"
             else ("Decline", discord.ButtonStyle.secondary)
         )
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"idz:dr:{game_id}:{answer}")
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"idz:dr:{shown(game_id)}:{answer}"
+            )
         )
         self.game_id = game_id
         self.answer = answer
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]), match["answer"])
+        return cls(parse_id(match["game"]), match["answer"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -481,21 +613,21 @@ class DrawAnswerButton(
 
 class ClaimButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:cl:(?P<game>\d+)",
+    template=r"idz:cl:(?P<game>[0-9]+)",
 ):
-    def __init__(self, game_id: int):
+    def __init__(self, game_id: int | None):
         super().__init__(
             discord.ui.Button(
                 label="Claim the win",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"idz:cl:{game_id}",
+                custom_id=f"idz:cl:{shown(game_id)}",
             )
         )
         self.game_id = game_id
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(int(match["game"]))
+        return cls(parse_id(match["game"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -7,9 +7,12 @@ before the first move) lets Blue start.
 
 Board squares are integers ``rank * width + file`` (both from 0). A piece is an int
 ``side * 16 + kind``; 0 is an empty square. Moves are generated pseudo-legally from
-precomputed rays, then filtered with a targeted "is this square attacked" test (reverse rays
-for sliders, leapers and vaults; forward generation only for the few pieces with unusual
-reach: unmoved Deldars and Paktuns within four squares, and Pallans).
+precomputed rays, then filtered for Kaida: the King is tested once per position, backwards
+from its square for every kind of reach (rays for sliders and short-range pieces, knight
+squares, runs of pieces for vaults, and the double moves of unmoved Deldars and Paktuns and
+the Pallans' bent vaults, moves then vaults and front turns), and only the moves that could
+change the answer (pinned pieces, King moves, squares the vault and Pallan tests read) are
+tried on the board (see ``Jikaida._legal_targets``).
 """
 
 from __future__ import annotations
@@ -458,6 +461,10 @@ class Jikaida(Game):
     def count(self, side: int, kings: bool = True) -> int:
         return sum(1 for v in self.board if v and v >> 4 == side and (kings or v & 15 != K))
 
+    def _bare(self, side: int, kings: bool = False) -> bool:
+        """Has ``side`` no piece but its King (``kings``: no piece at all)?"""
+        return not any(v and v >> 4 == side and (kings or v & 15 != K) for v in self.board)
+
     def is_light(self, square: str) -> bool:
         """Light (yellow) squares: file index + rank index odd (l1 and a18 are light)."""
         s = self.geo.parse(square)
@@ -521,18 +528,27 @@ class Jikaida(Game):
                 out.add(t)
 
     def _vault(self, mover: int, s: int, dirs, out: set[int]) -> None:
-        """Straight vaults of ``mover`` standing on ``s``."""
-        board, ray, need = self.board, self.geo.ray[s], self.line_min
-        for d in dirs:
-            n = 0
-            for t in ray[d]:
+        """Straight vaults of ``mover`` standing on ``s``: over at least ``line_min``
+        pieces in a row starting next to it, to the first empty square after them or onto
+        any piece it may take from the ``line_min + 1``-th on. ``dirs``: direction indexes,
+        or None for all eight."""
+        board, need = self.board, self.line_min
+        rays = self.geo.vault_rays[need][s] if dirs is None else [self.geo.ray[s][d] for d in dirs]
+        for ray in rays:
+            # line_min is 2 or 3
+            if (
+                len(ray) <= need
+                or not board[ray[0]]
+                or not board[ray[1]]
+                or (need > 2 and not board[ray[2]])
+            ):
+                continue
+            for t in ray[need:]:
                 if board[t]:
-                    n += 1
-                    if n > need and self._can_take(mover, t):
+                    if self._can_take(mover, t):
                         out.add(t)
                     continue
-                if n >= need:
-                    out.add(t)
+                out.add(t)
                 break
 
     def _swod_dirs(self, side: int) -> tuple[int, int, int]:
@@ -583,7 +599,7 @@ class Jikaida(Game):
             self._leap(v, g.knight_one[s], out)
             if kind == P:
                 self._pallan_powers(v, s, out)
-        self._vault(v, s, range(8), out)
+        self._vault(v, s, None, out)
         out.discard(s)
         return out
 
@@ -619,7 +635,7 @@ class Jikaida(Game):
             stops = [t for rays in g.ray_one[s] for t in _empty_run(board, rays)]
             stops += [t for t in g.knight_one[s] if not board[t]]
             for e in stops:
-                self._vault(v, e, range(8), out)
+                self._vault(v, e, None, out)
             self._bent_vaults(v, s, out)
         finally:
             board[s] = v
@@ -1225,16 +1241,6 @@ class Jikaida(Game):
                     out.append((home, p))
         return out
 
-    def _fmt(self, s: int, t: int) -> list[str]:
-        g, board = self.geo, self.board
-        v = board[s]
-        base = g.name(s) + ("x" if board[t] else "-") + g.name(t)
-        last = g.h - 1 if v >> 4 == YELLOW else 0
-        if v & 15 == S and g.rank[t] == last:
-            promos = ("D",) if self.pastang else PROMOTIONS
-            return [f"{base}={c}" for c in promos]
-        return [base]
-
     def _legal(self) -> list[str]:
         key = (tuple(self.board), self.turn, frozenset(self.unmoved), tuple(self.fluttember))
         if self._memo is not None and self._memo[0] == key:
@@ -1548,7 +1554,7 @@ class Jikaida(Game):
     def _apply(self, move: str) -> None:
         g, board = self.geo, self.board
         side = self.turn
-        was_bare = self.count(side, kings=False) == 0
+        was_bare = self._bare(side)
         if "<>" in move:
             a, b = move.split("<>")
             s, t = g.parse(a), g.parse(b)
@@ -1604,13 +1610,13 @@ class Jikaida(Game):
         if self.pastang:
             # In play only the side to move can have lost its last piece; a loaded position
             # may lack either side's.
-            gone = [x for x in (opp, 1 - opp) if self.count(x) == 0]
+            gone = [x for x in (opp, 1 - opp) if self._bare(x, kings=True)]
             if gone:
                 self.outcome = self._scored((1 - gone[0],), "last side standing", 1.0)
             elif not self._legal():
                 self.outcome = self._scored((1 - opp,), "no legal move", 1.0)
             return
-        bare = [self.count(x, kings=False) == 0 for x in (0, 1)]
+        bare = [self._bare(x) for x in (0, 1)]
         if bare[0] and bare[1]:
             self.outcome = self._scored((), "Nikaida: two bare Kings", 0.5)
             return

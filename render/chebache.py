@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image
@@ -47,6 +46,8 @@ from .common import (
     Painter,
     Point,
     banded_panel,
+    cached_background,
+    canvas_from,
     draw_die,
     encode_png,
     font_safe,
@@ -157,7 +158,7 @@ def mark_xy(space: str) -> Point:
 # ---- the empty board, drawn once per path shown ---------------------------------------
 
 
-@lru_cache(maxsize=4)
+@cached_background
 def _background(path_seats: tuple[int, ...]) -> Image.Image:
     image = banded_panel(WIDTH, HEIGHT, RIM, STATUS_BOTTOM, FOOTER_TOP)
     paint = Painter(image)
@@ -653,7 +654,7 @@ def render_chebache(game: Chebache, show_path: bool = True) -> bytes:
     """The position as PNG bytes (960 px wide, deterministic)."""
     mover = game.to_move
     seats = (mover,) if show_path and mover is not None else ()
-    image = _background(seats).copy()
+    image = canvas_from(_background(seats))
     paint = Painter(image)
     _draw_chebaches(paint, game)
     _draw_threats(paint, game, frame=True)
@@ -671,13 +672,13 @@ def render_chebache(game: Chebache, show_path: bool = True) -> bytes:
     _draw_player(paint, game, BLACK, BOARD_TOP + 252)
     _draw_legend(paint)
     _draw_footer(paint, game)
-    return encode_png(image)
+    return encode_png(image, "chebache", _background(seats), paint.dirty)
 
 
 def render_paths() -> bytes:
     """Both paths over the empty board (for the rules page): White's numbers in light
     pills, Black's in dark ones; each intersection shows Black's number left, White's right."""
-    image = _background((WHITE, BLACK)).copy()
+    image = canvas_from(_background((WHITE, BLACK)))
     paint = Painter(image)
     y = (RIM + STATUS_BOTTOM) / 2
     paint.text((RIM + 24, y), "The two paths: Start, 1-17, Finish", STATUS_SIZE, INK, anchor="lm")
@@ -717,4 +718,4 @@ def render_paths() -> bytes:
         INK,
         anchor="lm",
     )
-    return encode_png(image)
+    return encode_png(image, "chebache", _background((WHITE, BLACK)), paint.dirty)

@@ -42,6 +42,8 @@ from .common import (
     Painter,
     Point,
     banded_panel,
+    cached_background,
+    canvas_from,
     encode_png,
     font_safe,
     hex_colour,
@@ -189,7 +191,7 @@ def square_xy(lay: Layout, square: str) -> Point:
 # ---- the empty board, drawn once per size ---------------------------------------------
 
 
-@lru_cache(maxsize=2)
+@cached_background
 def _background(lay: Layout) -> Image.Image:
     image = banded_panel(lay.width, lay.height, RIM, RIM + STATUS_HEIGHT, lay.footer_top)
     paint = Painter(image)
@@ -290,7 +292,7 @@ def draw_piece(paint: Painter, centre: Point, side: int, code: str, radius: floa
     sprite = piece_sprite(side, code, radius)
     half = sprite.size[0] / 2
     at = (round(centre[0] * SCALE - half), round(centre[1] * SCALE - half))
-    paint.image.paste(sprite, at, sprite)
+    paint.paste(sprite, at, sprite)
 
 
 # ---- the last move --------------------------------------------------------------------
@@ -438,7 +440,7 @@ def render_jikaida(game: Jikaida, dots: dict[str, str] | None = None) -> bytes:
     """The position as PNG bytes (deterministic). ``dots`` maps squares to a move kind
     (see ``KIND_COLOURS``) to mark, e.g. the destinations of one piece."""
     lay = layout_of(game)
-    image = _background(lay).copy()
+    image = canvas_from(_background(lay))
     paint = Painter(image)
     last = game.last
     if last and last_route(game):
@@ -471,7 +473,7 @@ def render_jikaida(game: Jikaida, dots: dict[str, str] | None = None) -> bytes:
             paint.disc(square_xy(lay, square), lay.cell * 0.14, colour, WHITE_TEXT, 1.5)
     _draw_status(paint, game, lay)
     _draw_footer(paint, game, lay)
-    return encode_png(image)
+    return encode_png(image, "jikaida", _background(lay), paint.dirty)
 
 
 def destinations(game: Jikaida, square: str) -> dict[str, str]:

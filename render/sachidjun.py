@@ -56,6 +56,8 @@ from .common import (
     Painter,
     Point,
     banded_panel,
+    cached_background,
+    canvas_from,
     encode_png,
     font_safe,
     hex_colour,
@@ -246,9 +248,7 @@ def piece_sprite(role: int, radius: float) -> Image.Image:
 def draw_piece(paint: Painter, center: Point, role: int, radius: float = RADIUS) -> None:
     sprite = piece_sprite(role, radius)
     half = sprite.size[0] / 2
-    paint.image.paste(
-        sprite, (round(center[0] * SCALE - half), round(center[1] * SCALE - half)), sprite
-    )
+    paint.paste(sprite, (round(center[0] * SCALE - half), round(center[1] * SCALE - half)), sprite)
 
 
 def count_badge(paint: Painter, center: Point, count: int) -> None:
@@ -319,7 +319,7 @@ def _draw_sake_pieces(paint: Painter, cell: int, box: Box, groups: list[tuple[in
 # ---- the empty board, drawn once ----------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
+@cached_background
 def _background() -> Image.Image:
     image = banded_panel(WIDTH, HEIGHT, RIM, STATUS_BOTTOM, FOOTER_TOP)
     paint = Painter(image)
@@ -780,7 +780,7 @@ def _draw_footer(paint: Painter, game: Sachidjun) -> None:
 
 def render_sachidjun(game: Sachidjun) -> bytes:
     """The position as PNG bytes (960 px wide, deterministic)."""
-    image = _background().copy()
+    image = canvas_from(_background())
     paint = Painter(image)
     role, moves, _ = shown_moves(game)
     resolved = (game.last or {}).get("resolved", []) if moves else []
@@ -794,4 +794,4 @@ def render_sachidjun(game: Sachidjun) -> bytes:
     _draw_panel(paint, game)
     _draw_status(paint, game)
     _draw_footer(paint, game)
-    return encode_png(image)
+    return encode_png(image, "sachidjun", _background(), paint.dirty)

@@ -8,8 +8,6 @@ cross on a faded piece, and a removal also shows the move that earned it (plus t
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image
 
 from games.shax import BLACK, MILLS, MILLS_THROUGH, PIECES_EACH, POINTS, WHITE, Shax
@@ -26,6 +24,8 @@ from .common import (
     PANEL,
     Painter,
     Point,
+    cached_background,
+    canvas_from,
     encode_png,
     framed_panel,
 )
@@ -67,7 +67,7 @@ def point_xy(point: str) -> Point:
 # ---- the empty board, drawn once ---------------------------------------------------
 
 
-@lru_cache(maxsize=1)
+@cached_background
 def _background() -> Image.Image:
     image = framed_panel(WIDTH, HEIGHT, RIM)
     paint = Painter(image)
@@ -209,7 +209,7 @@ def _draw_hand(paint: Painter, game: Shax, seat: int, y: float) -> None:
 
 def render_shax(game: Shax) -> bytes:
     """The position as PNG bytes (about 800 px wide, deterministic)."""
-    image = _background().copy()
+    image = canvas_from(_background())
     paint = Painter(image)
     actions = highlighted_actions(game)
     _draw_mills(paint, mills_to_show(game, actions))
@@ -219,4 +219,4 @@ def render_shax(game: Shax) -> bytes:
     _draw_status(paint, game)
     for row, seat in enumerate((WHITE, BLACK)):
         _draw_hand(paint, game, seat, HANDS_TOP + HAND_ROW * row + HAND_ROW / 2 - 4)
-    return encode_png(image)
+    return encode_png(image, "shax", _background(), paint.dirty)

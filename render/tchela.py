@@ -42,6 +42,8 @@ from .common import (
     Painter,
     Point,
     banded_panel,
+    cached_background,
+    canvas_from,
     encode_png,
     font_safe,
     hex_colour,
@@ -209,7 +211,7 @@ def seed_radius(radius: float) -> float:
 # ---- the empty board, drawn once per layout ----------------------------------------
 
 
-@lru_cache(maxsize=4)
+@cached_background
 def _background(layout: Layout) -> Image.Image:
     geo = geometry(layout)
     image = banded_panel(WIDTH, HEIGHT, RIM, STATUS_BOTTOM, FOOTER_TOP)
@@ -490,7 +492,7 @@ def _draw_legend(paint: Painter, legend: list[tuple[str, str]], x: float, y: flo
 def render_tchela(game: Tchela) -> bytes:
     """The position as PNG bytes (960 px wide, deterministic)."""
     geo = geometry(game.layout)
-    image = _background(game.layout).copy()
+    image = canvas_from(_background(game.layout))
     paint = Painter(image)
     _draw_counters(paint, game, geo)
     _draw_last_move(paint, game, geo)
@@ -498,4 +500,4 @@ def render_tchela(game: Tchela) -> bytes:
     _draw_band(paint, game, NORTH, NORTH_BAND)
     _draw_band(paint, game, SOUTH, SOUTH_BAND)
     _draw_footer(paint, game)
-    return encode_png(image)
+    return encode_png(image, "tchela", _background(game.layout), paint.dirty)

@@ -393,6 +393,8 @@ class Reference:
 def same_as_reference(game: Jikaida) -> Reference:
     """Check the engine's lists for the side to move against the reference."""
     ref = Reference(game)
+    for side in (0, 1):  # the pseudo-legal moves of both sides
+        assert sorted(game._pseudo(side)) == sorted(ref._pseudo(side)), game.to_json()
     assert sorted(game._legal_pairs()) == sorted(ref._legal_pairs()), game.to_json()
     assert game._fluttember_moves() == ref._fluttember_moves(), game.to_json()
     game._memo = None
@@ -450,7 +452,7 @@ def deep_pallans(game: Jikaida) -> int:
 
 @pytest.mark.parametrize(
     ("seed", "bias", "plies", "every"),
-    [(1, "", 160, 4), (2, "pallan", 120, 3), (3, "capture", 200, 2), (4, "pallan", 200, 4)],
+    [(1, "", 160, 5), (2, "pallan", 120, 3), (3, "capture", 200, 2), (4, "pallan", 160, 5)],
 )
 def test_random_poron_games_match_the_reference(seed, bias, plies, every):
     seen = {"positions": 0, "kaida": 0, "deep pallan": 0, "unmoved": 0}
@@ -543,20 +545,20 @@ def clustered(seed: int) -> Jikaida:
 
 def test_clustered_positions_match_the_reference():
     kaida = 0
-    for seed in range(150):
+    for seed in range(60):
         ref = same_as_reference(clustered(seed))
         kaida += in_kaida(ref)
-    assert 10 <= kaida <= 140, kaida
+    assert 10 <= kaida <= 55, kaida
 
 
 def test_scattered_positions_match_the_reference():
     kaida = flutter = 0
-    for seed in range(120):
+    for seed in range(50):
         game = scattered(seed)
         ref = same_as_reference(game)
         kaida += in_kaida(ref)
         flutter += bool(ref._fluttember_moves())
-    assert kaida >= 10 and flutter >= 3, (kaida, flutter)
+    assert kaida >= 5 and flutter >= 1, (kaida, flutter)
 
 
 def position(pieces: dict[str, str], turn: str = "yellow") -> Jikaida:

@@ -131,7 +131,7 @@ def test_show_path_false_hides_the_path_only():
 def test_the_empty_board_is_cached_per_path():
     assert _background((WHITE,)) is _background((WHITE,))
     assert _background((WHITE,)) is not _background((BLACK,))
-    assert _background(()).size == (2 * WIDTH, 2 * HEIGHT)
+    assert _background(()).size == (WIDTH, HEIGHT)  # kept at final size
 
 
 def test_paths_picture():

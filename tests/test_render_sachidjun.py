@@ -207,7 +207,7 @@ def test_board_geometry_follows_the_rulings():
 def test_the_empty_board_is_cached():
     assert _background() is _background()
     render_png(Sachidjun())
-    assert _background().size == (2 * WIDTH, 2 * HEIGHT)
+    assert _background().size == (WIDTH, HEIGHT)  # kept at final size
 
 
 def test_shown_moves_are_the_whole_last_sub_turn():

@@ -207,7 +207,7 @@ def test_the_empty_board_is_cached_per_layout():
     assert _background(default) is _background(default)
     assert _background(default) is not _background(small)
     render_png(Tchela())
-    assert _background(default).size == (2 * WIDTH, 2 * HEIGHT)
+    assert _background(default).size == (WIDTH, HEIGHT)  # kept at final size
 
 
 def test_drop_marks_keep_the_last_drop_and_count_visits():

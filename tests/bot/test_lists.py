@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import ALICE, BOB, CAROL, GUILD, start_game
+from .conftest import ALICE, BOB, CAROL, GUILD, shax_result, start_game
 
 
 async def test_list_games_puts_active_games_first_and_keeps_to_the_limit(service, clock):
@@ -17,6 +17,8 @@ async def test_list_games_puts_active_games_first_and_keeps_to_the_limit(service
     listed = await service.list_games(GUILD, ALICE, include_finished=True, limit=3)
     assert [game.game_id for game in listed] == [active, finished[4], finished[3]]
     assert [game.finished for game in listed] == [False, True, True]
+    resigned = shax_result(lambda game: game.resign(1))
+    assert [game.status for game in listed[1:]] == [resigned, resigned]  # the stored result
     everything = await service.list_games(GUILD, BOB, include_finished=True)
     assert [game.game_id for game in everything] == [active, *reversed(finished)]
     assert [game.game_id for game in await service.list_games(GUILD, ALICE)] == [active]

@@ -371,3 +371,19 @@ async def test_a_sound_database_passes_the_check(db_path):
         await insert_game(store)
     async with await Store.open(db_path, check=True) as store:
         assert len(await store.games_of_user(GUILD, 11)) == 1
+
+
+async def test_reads_do_not_wait_for_a_write_in_progress(store):
+    game_id = await insert_game(store)
+    async with store._write() as db:  # a move being committed (its fsync, with FULL)
+        await db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
+        row = await asyncio.wait_for(store.get_game(game_id), timeout=2)
+        assert row.version == 1  # the last committed state, not the one being written
+    assert (await store.get_game(game_id)).version == 2  # committed: the next read sees it
+
+
+async def test_a_memory_database_reads_through_its_one_connection():
+    async with await Store.open(":memory:") as store:
+        game_id = await insert_game(store)
+        assert await store.update_game(game_id, 1, state=shax_state("d2"))
+        assert (await store.get_game(game_id)).version == 2

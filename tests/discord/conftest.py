@@ -93,7 +93,7 @@ async def make_bot(db_path, clock, dice):
     the env has shut down: an open aiosqlite connection is a non-daemon thread that would keep
     pytest from exiting (after a failure the traceback keeps the bot alive).
     """
-    settings = Settings(db_path=db_path, workers=0)  # in a thread: see test_workers.py
+    settings = Settings(db_path=db_path, workers=0)  # a thread; a pool: test_worker_processes
     built = []
 
     def build():

@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 from simcord import ChannelHandle, InteractionResult, MemberActor, ResponseMessage
+from simcord.results import to_discord_message
 
 from games import Shax
 
@@ -14,6 +15,7 @@ HOUR = 3600.0
 DAY = 24 * HOUR
 TICK = 60.0  # the bot's deadline loop interval (bot.app.TICK_SECONDS)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+EPHEMERAL = 1 << 6  # the message flag
 
 # A shortest Shax game (51 plies): White makes the first mill while placing (c3 c4 c5) and
 # removes a7, closes a mill with d7-a7, then swings e4<->e5 between two mills, removing a
@@ -107,10 +109,24 @@ async def assert_board_image(message: Message) -> None:
     assert message.embeds[0].image.url == "attachment://board.png"
 
 
-def refused(result: InteractionResult, *fragments: str) -> str:
-    """The interaction was answered ephemerally; returns the text (all fragments in it)."""
+COMPONENT = 3  # Discord's interaction type for a button click
+
+
+def answer(result: InteractionResult) -> ResponseMessage:
+    """What the user was told: a command's response (its "thinking…" completed), or a click's
+    last follow-up (a click is acknowledged silently, and its answers are follow-ups)."""
+    if result._interaction.type == COMPONENT:
+        followups = result.followups
+        assert followups, f"no answer to the click: {result!r}"
+        return followups[-1]
     response = result.response
     assert response is not None, f"no answer: {result!r}"
+    return response
+
+
+def refused(result: InteractionResult, *fragments: str) -> str:
+    """The interaction was answered ephemerally; returns the text (all fragments in it)."""
+    response = answer(result)
     assert response.ephemeral, f"answer not ephemeral: {response.content!r}"
     text = response.content
     for fragment in fragments:
@@ -118,18 +134,43 @@ def refused(result: InteractionResult, *fragments: str) -> str:
     return text
 
 
-def public(result: InteractionResult) -> ResponseMessage:
+def public(result: InteractionResult) -> discord.Message:
+    """The public message the bot posted in answer (a board goes through the channel, not as
+    the interaction's response): the latest one the bot sent anywhere since the interaction."""
+    env = result._env
+    since = result._interaction.id
+    posted = [
+        message
+        for channel in env.backend.messages.values()
+        for message in channel.values()
+        if message.id > since
+        and message.author_id == env.bot.user.id
+        and not message.flags & EPHEMERAL
+    ]
+    assert posted, f"nothing public posted: {result!r}; told {told(result)!r}"
+    return to_discord_message(env, max(posted, key=lambda m: m.id))
+
+
+def told(result: InteractionResult) -> str | None:
+    try:
+        return answer(result).content
+    except AssertionError:
+        return None
+
+
+def updated(result: InteractionResult) -> discord.Message:
+    """The clicked message, as the click left it (e.g. an accepted challenge)."""
     response = result.response
-    assert response is not None, f"no answer: {result!r}"
-    assert not response.ephemeral, f"ephemeral answer: {response.content!r}"
-    return response
+    assert response is not None and not response.ephemeral, f"no update: {result!r}"
+    return response.message
 
 
 async def challenge(
     challenger: MemberActor, opponent: MemberActor, channel: ChannelHandle, **options: Any
 ) -> ResponseMessage:
     result = await challenger.slash(channel, "shax challenge", opponent=opponent, **options)
-    message = public(result)
+    message = result.response
+    assert message is not None and not message.ephemeral, result
     assert message.embeds[0].title == "Shax challenge"
     assert labels(message) == ["Accept", "Decline"]
     return message
@@ -146,7 +187,7 @@ async def start_game(
     channel = channel or world.channel
     message = await challenge(white, black, channel, first="me")
     accepted = await black.click(message, label="Accept")
-    edited = public(accepted)
+    edited = updated(accepted)
     assert edited.id == message.id  # the challenge message itself is updated
     note = description(edited)
     assert "Accepted: game #" in note

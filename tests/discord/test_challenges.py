@@ -19,6 +19,7 @@ from .helpers import (
     refused,
     sent_mentions,
     start_game,
+    updated,
 )
 
 
@@ -30,7 +31,7 @@ async def test_accept_opens_a_thread_with_the_first_board(world):
     assert f"Expires <t:{int(w.clock.now + DAY)}:R>" in description(message)
 
     accepted = await w.bob.click(message, label="Accept")
-    edited = public(accepted)
+    edited = updated(accepted)
     assert "**Accepted: game #1**" in description(edited)
     assert labels(edited) == []
     [thread] = w.channel.threads
@@ -71,7 +72,7 @@ async def test_only_the_challenged_player_can_accept(world):
 async def test_decline(world):
     w = world
     message = await challenge(w.alice, w.bob, w.channel)
-    declined = public(await w.bob.click(message, label="Decline"))
+    declined = updated(await w.bob.click(message, label="Decline"))
     assert declined.id == message.id
     assert "**Declined**" in description(declined)
     assert labels(declined) == []
@@ -82,7 +83,7 @@ async def test_decline(world):
 async def test_the_challenger_can_withdraw(world):
     w = world
     message = await challenge(w.alice, w.bob, w.channel)
-    withdrawn = public(await w.alice.click(message, label="Decline"))
+    withdrawn = updated(await w.alice.click(message, label="Decline"))
     assert "**Declined**" in description(withdrawn)
     assert labels(withdrawn) == []
 

@@ -35,6 +35,7 @@ from .helpers import (
     labels,
     public,
     refused,
+    updated,
     version,
 )
 
@@ -150,7 +151,7 @@ async def start(world) -> Game:
     message = public(result)
     assert message.embeds[0].title == "Chebache challenge"
     assert "Plays first: challenger" in description(message)
-    note = description(public(await w.bob.click(message, label="Accept")))
+    note = description(updated(await w.bob.click(message, label="Accept")))
     game_id = int(note.split("Accepted: game #")[1].split("*")[0])
     [thread] = [t for t in w.channel.threads if t.id == message.id]
     assert thread.name == f"Chebache #{game_id}"

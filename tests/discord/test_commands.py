@@ -6,6 +6,7 @@ from games import Shax
 
 from .helpers import (
     BOARD_BUTTONS,
+    answer,
     assert_board_image,
     boards,
     footer,
@@ -14,6 +15,7 @@ from .helpers import (
     play,
     public,
     refused,
+    sent_mentions,
     start_game,
 )
 
@@ -48,11 +50,16 @@ async def test_game_board_in_the_thread_and_outside(world):
     await assert_board_image(again)
     assert footer(again) == f"Game {match.game_id} · version 2"
     assert [labels(m) for m in boards(match.where)] == [[], [], BOARD_BUTTONS]
-    # Outside: shown where asked (with the game option), the thread's board stays the latest.
-    shown = public(await w.carol.slash(w.channel, "game board", game=str(match.game_id)))
-    assert shown.channel_id == w.channel.id and footer(shown) == footer(again)
+    # Outside: a player's copy is shown where asked; the thread's board stays the latest.
+    shown = public(await w.alice.slash(w.channel, "game board", game=str(match.game_id)))
+    assert shown.channel.id == w.channel.id and footer(shown) == footer(again)
     await assert_board_image(shown)
     assert labels(latest_board(match.where)) == BOARD_BUTTONS
+    # A bystander's copy is private, names nobody in its text and pings nobody.
+    seen = answer(await w.carol.slash(w.channel, "game board", game=str(match.game_id)))
+    assert seen.ephemeral and seen.content == "Black to place (12 in hand)"
+    assert footer(seen) == footer(again) and labels(seen) == []
+    assert sent_mentions(w.env, seen.content) == [[]]
     refused(await w.carol.slash(w.channel, "game board"), "no game in progress")
     refused(await w.carol.slash(w.channel, "game board", game="nonsense"), "not a game number")
     refused(await w.carol.slash(w.channel, "game board", game="99"), "no game #99")

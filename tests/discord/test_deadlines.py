@@ -79,7 +79,7 @@ async def test_timeout_claim(world):
     assert footer(latest_board(match.where)) == f"Game {match.game_id} · version 2"
 
     won = public(await w.alice.click(offer, label="Claim the win"))
-    assert won.channel_id == match.where.id
+    assert won.channel.id == match.where.id
     assert won.content == "Game over: White wins: timeout"
     assert labels(won) == []
     assert [labels(m) for m in boards(match.where)] == [[], [], []]
@@ -117,3 +117,15 @@ async def test_an_old_claim_button_waits_for_the_new_deadline(world):
     text = refused(await w.alice.click(offer, label="Claim the win"), "claim a win by timeout")
     assert f"<t:{int(w.clock.now + 7 * DAY)}:R>" in text
     assert footer(latest_board(match.where)) == f"Game {match.game_id} · version 2"
+
+
+async def test_a_reminder_goes_to_the_channel_when_the_thread_refuses_posts(world):
+    w = world
+    match = await start_game(w)  # Alice to move
+    assert match.where.is_thread
+    w.env.inject_error("POST", f"/channels/{match.where.id}/messages", status=403, code=50001)
+    w.clock.advance(DAY)
+    await w.env.advance_time(TICK)
+    assert notices(match.where, "it is your turn") == []
+    [reminder] = notices(w.channel, "it is your turn")
+    assert reminder.content.startswith(w.alice.mention)

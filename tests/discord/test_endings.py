@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .helpers import (
     BOARD_BUTTONS,
+    answer,
     assert_board_image,
     boards,
     description,
@@ -15,6 +16,7 @@ from .helpers import (
     public,
     refused,
     start_game,
+    updated,
 )
 
 
@@ -26,17 +28,17 @@ async def test_resign_with_the_button_asks_for_confirmation(world):
 
     confirm = await w.alice.click(board, label="Resign")  # not her turn: resigning is allowed
     refused(confirm, "Resign this game? This cannot be undone.")
-    assert labels(confirm.response) == ["Yes, resign"]
+    assert labels(answer(confirm)) == ["Yes, resign"]
     assert footer(latest_board(match.where)) == f"Game {match.game_id} · version 2"  # not yet
 
-    done = public(await w.alice.click(confirm.response, label="Yes, resign"))
-    assert done.channel_id == match.where.id
+    done = public(await w.alice.click(answer(confirm), label="Yes, resign"))
+    assert done.channel.id == match.where.id
     assert done.content == "Game over: Black wins: resignation"
     assert description(done) == "**Black wins: resignation**\nLast move: `d2`"
     await assert_board_image(done)
     assert [labels(m) for m in boards(match.where)] == [[], [], []]
     refused(await w.bob.slash(match.where, "shax move", move="d3"), "This game is over")
-    refused(await w.alice.click(confirm.response, label="Yes, resign"), "outdated")
+    refused(await w.alice.click(answer(confirm), label="Yes, resign"), "outdated")
 
 
 async def test_resign_with_the_command(world):
@@ -58,7 +60,7 @@ async def test_draw_offer_accepted(world):
     await play(match, ["d2"])
     board = latest_board(match.where)
     offer = public(await w.alice.click(board, label="Offer draw"))
-    assert offer.channel_id == match.where.id
+    assert offer.channel.id == match.where.id
     assert offer.content == (
         f"{w.alice.mention} offers a draw in Shax #{match.game_id}. {w.bob.mention}, do you accept?"
     )
@@ -68,7 +70,8 @@ async def test_draw_offer_accepted(world):
     assert footer(board) == f"Game {match.game_id} · version 2"  # the picture is the same
     await assert_board_image(board)
     assert refused(await w.bob.click(board, label="Legal moves")).startswith("Legal moves (23)")
-    shown = public(await w.carol.slash(w.channel, "game board", game=str(match.game_id)))
+    shown = answer(await w.carol.slash(w.channel, "game board", game=str(match.game_id)))
+    assert shown.ephemeral  # a bystander's copy is private
     assert field_value(shown, "Draw offer") == f"{w.alice.mention} (White) offers a draw"
 
     refused(await w.alice.click(offer, label="Accept draw"), "You made this offer")
@@ -76,11 +79,12 @@ async def test_draw_offer_accepted(world):
     refused(await w.alice.click(board, label="Offer draw"), "already offered a draw")
 
     accepted = await w.bob.click(offer, label="Accept draw")
-    assert public(accepted).content == f"Draw offer accepted by {w.bob.mention}."
+    assert updated(accepted).content == f"Draw offer accepted by {w.bob.mention}."
     assert labels(accepted.response) == []
-    [final] = accepted.followups
+    assert accepted.followups == []  # the board goes to the game's thread, not to the click
+    final = public(accepted)
     assert final.content == "Game over: Draw: agreed by both players"
-    assert final.channel_id == match.where.id and not final.ephemeral
+    assert final.channel.id == match.where.id
     await assert_board_image(final)
     assert [labels(m) for m in boards(match.where)] == [[], [], []]
 
@@ -91,7 +95,7 @@ async def test_draw_offer_declined_and_play_goes_on(world):
     board = latest_board(match.where)
     offer = public(await w.bob.click(board, label="Offer draw"))
     declined = await w.alice.click(offer, label="Decline")
-    assert public(declined).content == f"Draw offer declined by {w.alice.mention}."
+    assert updated(declined).content == f"Draw offer declined by {w.alice.mention}."
     assert labels(declined.response) == [] and declined.followups == []
     board = latest_board(match.where)
     assert labels(board) == BOARD_BUTTONS

@@ -19,6 +19,7 @@ from .helpers import (
     labels,
     public,
     refused,
+    updated,
     version,
 )
 
@@ -51,7 +52,7 @@ async def start(world, **options: str) -> tuple[int, ChannelHandle]:
     w = world
     message = public(await w.alice.slash(w.channel, "jikaida challenge", opponent=w.bob, **options))
     assert message.embeds[0].title == "Poron Jikaida challenge"
-    note = description(public(await w.bob.click(message, label="Accept")))
+    note = description(updated(await w.bob.click(message, label="Accept")))
     game_id = int(note.split("Accepted: game #")[1].split("*")[0])
     [thread] = [t for t in w.channel.threads if t.id == message.id]
     return game_id, thread

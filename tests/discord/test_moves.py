@@ -5,6 +5,7 @@ from __future__ import annotations
 from .helpers import (
     BOARD_BUTTONS,
     SHAX_WIN,
+    answer,
     boards,
     footer,
     labels,
@@ -72,7 +73,7 @@ async def test_buttons_of_an_older_board_are_outdated(world):
     assert labels(shown) == BOARD_BUTTONS
     confirm = await w.alice.click(latest_board(match.where), label="Resign")
     refused(confirm, "Resign this game?")
-    assert labels(confirm.response) == ["Yes, resign"]
+    assert labels(answer(confirm)) == ["Yes, resign"]
 
     await play(match, ["d2"])
     assert labels(boards(match.where)[0]) == []  # the thread's older board lost its buttons
@@ -80,7 +81,7 @@ async def test_buttons_of_an_older_board_are_outdated(world):
         text = refused(await w.alice.click(shown, label=label), "This board is outdated")
         latest = latest_board(match.where)
         assert f"/{match.where.id}/{latest.id}" in text  # a link to the current board
-    refused(await w.alice.click(confirm.response, label="Yes, resign"), "outdated")
+    refused(await w.alice.click(answer(confirm), label="Yes, resign"), "outdated")
 
     assert footer(latest_board(match.where)) == f"Game {match.game_id} · version 2"
     assert all("offers a draw" not in m.content for m in match.where.history())

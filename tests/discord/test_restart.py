@@ -17,6 +17,7 @@ from .helpers import (
     public,
     refused,
     start_game,
+    updated,
 )
 
 
@@ -56,10 +57,10 @@ async def test_challenge_draw_and_claim_buttons_survive_a_restart(world):
     await w.restart()
 
     refused(await w.bob.click(pending, label="Accept"), f"Only {w.carol.mention} can accept")
-    public(await w.carol.click(pending, label="Accept"))
+    updated(await w.carol.click(pending, label="Accept"))
     assert len(w.channel.threads) == 2
     declined = await w.bob.click(offer, label="Decline")
-    assert public(declined).content == f"Draw offer declined by {w.bob.mention}."
+    assert updated(declined).content == f"Draw offer declined by {w.bob.mention}."
     assert labels(latest_board(match.where)) == BOARD_BUTTONS
 
     w.clock.advance(7 * DAY)

@@ -28,6 +28,7 @@ from .helpers import (
     labels,
     public,
     refused,
+    updated,
     version,
 )
 
@@ -42,10 +43,10 @@ def boards(where: ChannelHandle) -> list:
 async def accept_all(challenge: Message, *members: MemberActor) -> int:
     """Each invited member clicks Accept in turn; the last click starts the game."""
     for member in members[:-1]:
-        edited = public(await member.click(challenge, label="Accept"))
+        edited = updated(await member.click(challenge, label="Accept"))
         assert "Waiting for:" in description(edited)
         assert labels(edited) == ["Accept", "Decline"]
-    note = description(public(await members[-1].click(challenge, label="Accept")))
+    note = description(updated(await members[-1].click(challenge, label="Accept")))
     game_id = int(note.split("Accepted: game #")[1].split("*")[0])
     return game_id
 
@@ -160,16 +161,16 @@ async def test_four_players_accept_then_draw_sides_and_colours(world, dice):
     assert f"{w.alice.mention} and {w.carol.mention} challenge {w.bob.mention} and " in text
     assert message.content.startswith(f"{w.bob.mention} {w.carol.mention} {dave.mention}")
     refused(await w.alice.click(message, label="Accept"), "Only")
-    edited = public(await w.bob.click(message, label="Accept"))
+    edited = updated(await w.bob.click(message, label="Accept"))
     assert f"Waiting for: {w.carol.mention} and {dave.mention}" in description(edited)
     refused(await w.bob.click(message, label="Accept"), "already accepted")
-    public(await dave.click(message, label="Accept"))
+    updated(await dave.click(message, label="Accept"))
     assert boards(w.channel) == [] and w.channel.threads == []  # Carol has not accepted yet
 
     # Sides: Alice's team 5, Bob's 2 -> Alice and Carol play veradi. Alice and Carol tie on
     # 4, then 2 against 7: Carol plays raža. Bob 8, Dave 3: Bob plays raža.
     dice.queued += [(5, 2), (4, 4), (2, 7), (8, 3)]
-    public(await w.carol.click(message, label="Accept"))
+    updated(await w.carol.click(message, label="Accept"))
     thread = thread_of(w, message)
     [first] = boards(thread)
     drawn = field_value(first, "Sides drawn")

@@ -27,6 +27,7 @@ from .helpers import (
     labels,
     public,
     refused,
+    updated,
     version,
 )
 
@@ -94,7 +95,7 @@ async def start(world, *, variants: tuple[str, ...] = (), **options) -> Game:
     message = public(result)
     assert message.embeds[0].title == "Tchela challenge"
     assert labels(message) == ["Accept", "Decline"]
-    note = description(public(await w.bob.click(message, label="Accept")))
+    note = description(updated(await w.bob.click(message, label="Accept")))
     game_id = int(note.split("Accepted: game #")[1].split("*")[0])
     [thread] = [t for t in w.channel.threads if t.id == message.id]
     assert thread.name == f"Tchela #{game_id}"
@@ -296,7 +297,7 @@ async def test_rules_and_board_commands_know_tchela(world):
     assert embed.description == Tchela.rules_summary
     assert embed.fields[0].value.endswith("/tchela.md")
     game = await start(w)
-    shown = public(await w.carol.slash(w.channel, "game board", game=str(game.game_id)))
+    shown = public(await w.alice.slash(w.channel, "game board", game=str(game.game_id)))
     assert description(shown) == "South to open" and labels(shown) == BOARD_BUTTONS
     await check_picture(shown)
     text = refused(await w.alice.click(boards(game.where)[-1], label="Legal moves"))

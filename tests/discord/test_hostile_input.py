@@ -1,0 +1,141 @@
+"""Hostile values in every option of every command: a refusal or a sane answer, never an error.
+
+The commands are read from the bot's own command tree, so a command added later is covered
+without touching this file. Each free-text option gets every value of ``HOSTILE`` (a ``game``
+option, all read by one parser, the numeric edges among them; the other options get ordinary
+values), typed both into the command and into its autocomplete; choice
+options get each of their choices (Discord sends nothing else) and member options the caller
+themself. Games of every kind are in progress, and both players try, so the values reach the
+engines' parsers on the player's turn and the turn checks otherwise. Afterwards the database is
+exactly as before, and nothing was logged (the autouse ``no_logged_errors`` fixture).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.ui import SORRY
+
+from .helpers import answer, updated
+
+HOSTILE = [  # no "": Discord sends no empty option (it leaves the option out)
+    " ",
+    "0",
+    "-1",
+    "#",
+    "1.5",
+    "1e3",
+    "99999999999999999999999",  # past SQLite's integer
+    str(2**63),  # one past it
+    str(2**63 - 1),  # the largest: a number, of no game
+    "1" * 5000,  # past Python's int digit limit (4,300)
+    "1" * 4301 + "d6",
+    "x" * 5000,
+    "²",  # a digit to str.isdigit, not to int
+    "٣",  # an Arabic-Indic three: a digit to int
+    "１",  # a fullwidth one
+    "1 OR 1=1",
+    "'; DROP TABLE games; --",
+    "\x00",
+    "a\x07\x1b[31mb\r\n",
+    "\u202eevil",
+    "<@&1> @everyone @here",
+    "`",
+    "```",
+    "😀🎲",
+    "%s%n{0}",
+    "1x",
+    "one raza",
+]
+# The ``game`` options all go through one parser: the values that try a number's edges.
+NUMBERS = [
+    v for v in HOSTILE if v.strip().lstrip("-").isdigit() or v in ("1 OR 1=1", " ", "1.5", "\x00")
+]
+SANE = {"move": "d2", "moves": "M-W2", "get": "1r", "give": "1r", "home": "rW3", "dice": "2d8"}
+
+
+def database(path: str) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return list(db.iterdump())
+
+
+def fill(command: app_commands.Command, target: str, value: Any, caller: Any) -> dict[str, Any]:
+    """The options of one invocation: ``target`` gets ``value``, the required others sane ones."""
+    options: dict[str, Any] = {}
+    for param in command.parameters:
+        if param.name == target:
+            options[param.name] = value
+        elif not param.required:
+            continue
+        elif param.choices:
+            wanted = "home" if target == "home" else None
+            values = [c.value for c in param.choices]
+            options[param.name] = wanted if wanted in values else values[0]
+        elif param.type is discord.AppCommandOptionType.user:
+            options[param.name] = caller
+        else:
+            options[param.name] = SANE.get(param.name, "1")
+    return options
+
+
+def tried_values(param: app_commands.Parameter, caller: Any) -> list[Any]:
+    if param.choices:
+        return [c.value for c in param.choices]
+    if param.type is discord.AppCommandOptionType.user:
+        return [caller]
+    if param.type is discord.AppCommandOptionType.boolean:
+        return [True, False]
+    if param.type is discord.AppCommandOptionType.string:
+        return NUMBERS if param.name == "game" else HOSTILE
+    raise AssertionError(f"no hostile values for a {param.type} option: add some")
+
+
+async def start_every_kind(w) -> None:
+    """One game of each kind between Alice and Bob, in its own thread."""
+    for name in ("shax", "tchela", "chebache", "sachi", "jikaida"):
+        result = await w.alice.slash(w.channel, f"{name} challenge", opponent=w.bob)
+        updated(await w.bob.click(result.response, label="Accept"))
+
+
+async def test_hostile_values_in_every_option_of_every_command(world, db_path):
+    w = world
+    await start_every_kind(w)
+    before = database(db_path)
+    # A game's commands are typed by the player to move there, so the values reach its parser.
+    games = await w.env.bot.service.list_games(w.guild.id, w.alice.id)
+    to_move = {g.kind: g.to_move_user for g in games}
+    cogs = {
+        cog.app_command.name: cog.kind for cog in w.env.bot.cogs.values() if hasattr(cog, "kind")
+    }
+    commands = [c for c in w.env.bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
+    assert len(commands) >= 20  # the tree is really walked
+    tried = 0
+    for command in commands:
+        name = command.qualified_name
+        kind = cogs.get(name.split()[0])
+        caller = w.bob if kind and to_move[kind] == w.bob.id else w.alice
+        for param in command.parameters:
+            for value in tried_values(param, caller):
+                options = fill(command, param.name, value, caller)
+                result = await caller.slash(w.channel, name, **options)
+                assert result.response is not None, (name, param.name, value, options)
+                said = answer(result)
+                assert SORRY not in (said.content or ""), (name, param.name, value)
+                assert said.ephemeral or name == "roll", (name, param.name, value, said)
+                tried += 1
+                if not isinstance(value, str):
+                    continue
+                others = {k: v for k, v in options.items() if k != param.name}
+                if param.autocomplete:  # typed into the option itself ...
+                    await caller.autocomplete(w.channel, name, param.name, value, **others)
+                for other in command.parameters:  # ... and filled in while typing another
+                    if other.autocomplete and other is not param:
+                        filled = {**others, param.name: value}
+                        filled.pop(other.name, None)
+                        await caller.autocomplete(w.channel, name, other.name, "", **filled)
+    assert tried > 400
+    assert database(db_path) == before

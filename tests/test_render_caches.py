@@ -1,0 +1,200 @@
+"""The renderers' caches are bounded by bytes, and the fixed palettes keep pictures exact."""
+
+from __future__ import annotations
+
+import importlib
+import io
+
+import pytest
+from PIL import Image, ImageChops
+
+import games
+from render import render_png
+from render.cache import CACHES, ByteCache, cache_bytes, image_bytes
+from render.common import (
+    ACCENT,
+    BACKGROUNDS,
+    BAND,
+    DANGER,
+    DARK_PIECE,
+    INK,
+    LIGHT_PIECE,
+    MILL,
+    PANEL,
+    PANEL_RIM,
+    SCALE,
+    TEXT_MASKS,
+    dirty_runs,
+    encode_png,
+    text_mask,
+)
+from render.jikaida import DARK_SQUARE, LIGHT_SQUARE, STYLES
+
+
+def sized(cache_name: str, max_bytes: int, **kwargs) -> ByteCache[bytes]:
+    cache: ByteCache[bytes] = ByteCache(cache_name, max_bytes, len, **kwargs)
+    CACHES.remove(cache)  # keep the test's caches out of the renderers' total
+    return cache
+
+
+def test_image_bytes_counts_four_bytes_a_pixel_for_rgb_and_one_for_masks():
+    assert image_bytes(Image.new("RGB", (10, 3))) == 120
+    assert image_bytes(Image.new("RGBA", (10, 3))) == 120
+    assert image_bytes(Image.new("L", (10, 3))) == 30
+
+
+def test_byte_cache_evicts_the_least_recently_used_to_stay_under_its_bytes():
+    cache = sized("test", 10)
+    cache.get("a", lambda: b"aaaa")
+    cache.get("b", lambda: b"bbbb")
+    assert cache.get("a", lambda: b"new!") == b"aaaa"  # a hit, now the most recent
+    cache.get("c", lambda: b"cccc")  # 12 bytes: b, the least recent, goes
+    assert "b" not in cache and "a" in cache and "c" in cache
+    assert cache.bytes == 8
+    assert cache.get("b", lambda: b"BBBB") == b"BBBB"  # made again
+    assert "a" not in cache and cache.bytes == 8
+
+
+def test_a_value_larger_than_the_whole_cache_is_returned_but_not_kept():
+    cache = sized("test", 10)
+    assert cache.get("big", lambda: b"x" * 11) == b"x" * 11
+    assert len(cache) == 0 and cache.bytes == 0
+
+
+def test_admit_on_second_use_keeps_one_off_values_out():
+    cache = sized("test", 100, admit_on_second_use=True)
+    made = []
+    cache.get("once", lambda: made.append(1) or b"1")
+    assert "once" not in cache
+    cache.get("twice", lambda: made.append(2) or b"2")
+    cache.get("twice", lambda: made.append(2) or b"2")
+    assert "twice" in cache
+    cache.get("twice", lambda: made.append(2) or b"2")
+    assert made == [1, 2, 2]  # the third ask is a hit
+
+
+def test_a_one_off_status_line_is_not_cached_and_a_repeated_label_is():
+    one_off = "Seat 7 to move · ply 123456 · a status line seen once"
+    text_mask(one_off, 26, "lm", False)
+    assert (one_off, 26, "lm", False) not in TEXT_MASKS
+    for _ in range(2):
+        text_mask("repeated label", 26, "lm", False)
+    assert ("repeated label", 26, "lm", False) in TEXT_MASKS
+
+
+def random_positions(key: str, count: int, seed: int) -> list[games.Game]:
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    game = games.new_game(key)
+    while len(out) < count:
+        if game.is_over:
+            game = games.new_game(key)
+        spec = game.dice_needed()
+        if spec is not None:
+            game.roll(tuple(rng.randint(1, spec.sides) for _ in range(spec.count)))
+            continue
+        game.push(rng.choice(game.legal_moves()))
+        out.append(game.copy())
+    return out
+
+
+def test_the_renderers_caches_stay_under_their_byte_bounds():
+    """Many pictures with distinct status lines, of every game: each cache stays under
+    its bound (the text masks' would pass it many times over if one-offs were kept)."""
+    for key in games.GAMES:
+        for game in random_positions(key, 25, seed=3):
+            render_png(game)
+    assert CACHES, "the renderers register their caches"
+    for cache in CACHES:
+        assert 0 <= cache.bytes <= cache.max_bytes, cache.name
+    assert BACKGROUNDS.bytes > 0 and TEXT_MASKS.bytes > 0  # they do cache something
+    assert cache_bytes() <= sum(cache.max_bytes for cache in CACHES) <= 64 << 20
+
+
+def flat_colours_survive(key: str, colours: list[tuple[int, int, int]]) -> None:
+    block = 8 * SCALE
+    canvas = Image.new("RGB", (block * len(colours), block))
+    for i, colour in enumerate(colours):
+        canvas.paste(colour, (i * block, 0, (i + 1) * block, block))
+    shown = Image.open(io.BytesIO(encode_png(canvas, key))).convert("RGB")
+    for i, colour in enumerate(colours):
+        got = shown.getpixel((i * 8 + 4, 4))
+        # exact, or (two drawn colours nearly the same) merged into one within 4 a channel
+        assert max(abs(a - b) for a, b in zip(got, colour, strict=True)) <= 4, (key, colour, got)
+
+
+@pytest.mark.parametrize("key", list(games.GAMES))
+def test_each_palette_keeps_the_shared_flat_colours(key: str):
+    flat_colours_survive(key, [PANEL, BAND, PANEL_RIM, INK])
+
+
+def test_most_flat_colours_map_to_themselves():
+    block = 8 * SCALE
+    colours = [PANEL, BAND, INK]
+    canvas = Image.new("RGB", (block * len(colours), block))
+    for i, colour in enumerate(colours):
+        canvas.paste(colour, (i * block, 0, (i + 1) * block, block))
+    for key in games.GAMES:
+        shown = Image.open(io.BytesIO(encode_png(canvas, key))).convert("RGB")
+        assert [shown.getpixel((i * 8 + 4, 4)) for i in range(len(colours))] == colours, key
+
+
+def test_game_specific_flat_colours_are_exact():
+    flat_colours_survive("shax", [ACCENT, DANGER, MILL, LIGHT_PIECE.fill, DARK_PIECE.fill])
+    flat_colours_survive("jikaida", [PANEL, BAND, INK, LIGHT_SQUARE, DARK_SQUARE])
+    flat_colours_survive("jikaida", [style.fill for style in STYLES])
+
+
+@pytest.mark.parametrize("key", list(games.GAMES))
+def test_the_fixed_palette_picture_matches_the_drawing(key: str, monkeypatch):
+    """The start and a mid-game position: almost every pixel exact, none far off."""
+    module = importlib.import_module(f"render.{key}")
+    drawn: list[Image.Image] = []
+    real = module.encode_png
+    monkeypatch.setattr(
+        module, "encode_png", lambda image, *a: drawn.append(image) or real(image, *a)
+    )
+    for game in (games.new_game(key), random_positions(key, 30, seed=5)[-1]):
+        png = render_png(game)
+        exact = drawn.pop().reduce(SCALE)
+        shown = Image.open(io.BytesIO(png)).convert("RGB")
+        diff = ImageChops.difference(exact, shown).convert("L")
+        counts = diff.histogram()
+        pixels = exact.width * exact.height
+        assert counts[0] / pixels >= 0.9
+        assert sum(counts[25:]) / pixels <= 0.001
+        assert max(channel[1] for channel in ImageChops.difference(exact, shown).getextrema()) <= 80
+
+
+@pytest.mark.parametrize("key", list(games.GAMES))
+def test_shrinking_only_the_drawn_tiles_gives_the_whole_shrink(key: str, monkeypatch):
+    """Every picture the renderer draws: the tiles it notes as drawn on, over the empty
+    board, are exactly the whole canvas shrunk (nothing drawn goes unnoted)."""
+    import render.common as common
+
+    real = common.shrink
+    compared = []
+
+    def checked(image, base=None, dirty=None):
+        small = real(image, base, dirty)
+        assert base is not None and dirty is not None
+        assert ImageChops.difference(small, image.reduce(SCALE)).getbbox() is None
+        compared.append(len(common.dirty_runs(dirty, image.size)))
+        return small
+
+    monkeypatch.setattr(common, "shrink", checked)
+    for game in [games.new_game(key), *random_positions(key, 40, seed=9)[::8]]:
+        render_png(game)
+    assert len(compared) == 6 and all(compared)
+
+
+def test_dirty_runs_join_touched_tiles_along_rows():
+    step = 32 * SCALE
+    size = (5 * step, 3 * step - 10)  # the last row of tiles is cut short
+    runs = dirty_runs(
+        [(0, 0, 1, 1), (step + 5, 5, 3 * step, 6), (0, 2 * step, 1, 2 * step + 1)], size
+    )
+    assert runs == [(0, 0, 3 * step, step), (0, 2 * step, step, 3 * step - 10)]
+    assert dirty_runs([], size) == []
