@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 
 from games import new_game
 from search.arena import Tally, arena, percentile
@@ -59,6 +60,15 @@ def label(name: str, variants: tuple[str, ...], seats: int) -> str:
     return name + (f" ({', '.join(extra)})" if extra else "")
 
 
+def reporter(tag: str) -> Callable[[int, Tally], None]:
+    """Prints each game's running tally to stderr (a long match shows it is alive)."""
+
+    def report(done: int, tally: Tally) -> None:
+        print(f"  {tag} game {done}: {tally.wins}-{tally.draws}-{tally.losses}", file=sys.stderr)
+
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.arena", description=__doc__)
     parser.add_argument("--games", type=int, help="cap every match at N games")
@@ -85,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                 b,
                 n,
                 seed=args.seed,
+                progress=reporter(f"{label(name, variants, seats)} {a}-{b}"),
             )
             for player, spent in tally.times.items():
                 times.setdefault(player, []).extend(spent)
