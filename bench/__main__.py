@@ -1,8 +1,9 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines, load, service, storage
+from . import engines, gif, load, service, storage
 
 engines.main()
 service.main()
 load.main()
 storage.main()
+gif.main()

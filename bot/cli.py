@@ -2,7 +2,8 @@
 
 idzeva legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
 idzeva show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
-idzeva play  GAME [--variant V]... [--position FILE] [--out DIR]
+idzeva play  GAME [--variant V]... [--position FILE | --load RECORD] [--out DIR]
+idzeva replay RECORD [--ply N] [--png FILE | --gif FILE]
 idzeva run
 """
 
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from games import GAMES, Game, IllegalMove, game_class, load_game
+from games.record import GameRecord, RecordError, is_record, load_record, record_from_game
+from games.record import text_record as record_text
 
 EXIT_ILLEGAL = 2
 # Position files and saved games are small (a long saved game is tens of kilobytes); reading
@@ -83,10 +86,20 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     play.add_argument("game")
     play.add_argument("--variant", action="append", default=[], metavar="V")
     play.add_argument("--position", metavar="FILE", help="start from this JSON position")
+    play.add_argument("--load", metavar="RECORD", help="continue the game of this record")
     play.add_argument("--out", metavar="DIR", help="folder for the board images")
 
+    replay = argparse.ArgumentParser(
+        prog="idzeva replay", description="a game record's position at any ply"
+    )
+    replay.add_argument("record", metavar="RECORD")
+    replay.add_argument("--ply", type=int, metavar="N", help="moves played (default: all)")
+    images = replay.add_mutually_exclusive_group()
+    images.add_argument("--png", metavar="FILE", help="write the board at ply N here")
+    images.add_argument("--gif", metavar="FILE", help="write the whole game as a GIF here")
+
     run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
-    return {"legal": legal, "show": show, "play": play, "run": run}
+    return {"legal": legal, "show": show, "play": play, "replay": replay, "run": run}
 
 
 USAGE = """usage: idzeva COMMAND ...
@@ -94,8 +107,10 @@ USAGE = """usage: idzeva COMMAND ...
 commands:
   legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
   show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
-  play  GAME [--variant V]... [--position FILE] [--out DIR]
+  play  GAME [--variant V]... [--position FILE | --load RECORD] [--out DIR]
                                    hot-seat play in the terminal
+  replay RECORD [--ply N] [--png FILE | --gif FILE]
+                                   a game record at any ply, or as an animated GIF
   run                              start the Discord bot (token from .env)
 """
 
@@ -207,6 +222,18 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
+def read_record(path: str) -> tuple[GameRecord, Game]:
+    """The record in ``path``, replayed; CliError naming the ply where it fails."""
+    try:
+        text = read_text(path)
+    except (OSError, ValueError) as error:
+        raise CliError(f"cannot read record {path}: {reason_of(error)}") from None
+    try:
+        return load_record(text)
+    except RecordError as error:
+        raise CliError(f"record {path} does not replay: {error}") from None
+
+
 def start_game(args: argparse.Namespace) -> Game:
     if args.position:
         return game_from_position(args.game, args.position, args.variant)
@@ -310,7 +337,8 @@ PLAY_HELP = """Commands:
   help         list the legal moves
   undo         take back the last move
   save FILE    save the game to a file
-  load FILE    load a game saved with 'save'
+  record FILE  write the game record (JSON) to FILE and its move list beside it (.txt)
+  load FILE    load a game saved with 'save' or 'record'
   resign       the player to move resigns
   draw         both players agree to a draw
   quit         leave"""
@@ -319,7 +347,14 @@ PLAY_HELP = """Commands:
 class HotSeat:
     """Two people, one keyboard: the board after every move, images in a folder."""
 
-    def __init__(self, game: Game, out_dir: Path, out: TextIO, rng: random.Random | None = None):
+    def __init__(
+        self,
+        game: Game,
+        out_dir: Path,
+        out: TextIO,
+        rng: random.Random | None = None,
+        origin: Game | None = None,
+    ):
         self.game = game
         self.out_dir = out_dir
         self.out = out
@@ -327,7 +362,8 @@ class HotSeat:
         self.images = True  # off after an image could not be written
         # The position the log starts from (a position file's, not always the start): undo
         # replays the log from here.
-        self.origin = game.copy()
+        self.origin = origin.copy() if origin is not None else game.copy()
+        self.started_at = utc_now()
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -375,6 +411,8 @@ class HotSeat:
             self.undo()
         elif command == "save":
             self.save(argument)
+        elif command == "record":
+            self.record(argument)
         elif command == "load":
             self.load(argument)
         elif command in ("resign", "draw"):
@@ -419,6 +457,28 @@ class HotSeat:
             return
         self.say(f"Saved to {name}")
 
+    def record(self, name: str) -> None:
+        if not name:
+            self.say("Usage: record FILE")
+            return
+        record = record_from_game(
+            self.game,
+            origin=self.origin,
+            started_at=self.started_at,
+            ended_at=utc_now() if self.game.is_over else None,
+        )
+        path = Path(name)
+        moves = path.with_suffix(".txt")
+        if moves == path:
+            moves = path.with_suffix(".moves.txt")
+        try:
+            path.write_text(record.to_json(self.game), encoding="utf-8")
+            moves.write_text(record_text(record, self.game), encoding="utf-8")
+        except (OSError, ValueError) as error:
+            self.say(f"Could not write {name}: {reason_of(error)}. The game goes on.")
+            return
+        self.say(f"Record written to {path}, the move list to {moves}")
+
     def load(self, name: str) -> None:
         if not name:
             self.say("Usage: load FILE")
@@ -427,6 +487,21 @@ class HotSeat:
             text = read_text(name)
         except (OSError, ValueError) as error:
             self.say(f"Could not load {name}: {reason_of(error)}. The game goes on.")
+            return
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            data = None
+        if is_record(data):
+            try:
+                record, game = load_record(data)
+            except RecordError as error:
+                self.say(f"Could not load {name}: {str(error)[:200]}. The game goes on.")
+                return
+            self.game = game
+            self.origin = record.new_game()
+            self.say(f"Loaded {name}")
+            self.show()
             return
         try:
             game = load_game(text)
@@ -463,7 +538,7 @@ class HotSeat:
             if not self.handle(line):
                 break
             if self.game.is_over:
-                self.say("Game over. 'undo', 'save FILE', 'load FILE' or 'quit'.")
+                self.say("Game over. 'undo', 'record FILE', 'save FILE', 'load FILE' or 'quit'.")
 
 
 def _input_lines(prompt: str = "> ") -> Iterator[str]:
@@ -474,8 +549,21 @@ def _input_lines(prompt: str = "> ") -> Iterator[str]:
             return
 
 
+def utc_now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    if args.position:
+    origin = None
+    if args.load:
+        if args.position or args.variant:
+            raise CliError("--load takes the game from the record: no --position or --variant")
+        record, game = read_record(args.load)
+        wanted = new_from_args(args.game, ())
+        if wanted.key != game.key:
+            raise CliError(f"record {args.load} is a {game.title} game, not {wanted.title}")
+        origin = record.new_game()
+    elif args.position:
         game = game_from_position(args.game, args.position, args.variant)
     else:
         game = new_from_args(args.game, args.variant)
@@ -484,7 +572,45 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise CliError(f"cannot make the image folder {out_dir}: {reason_of(error)}") from None
-    HotSeat(game, out_dir, out).run(_input_lines())
+    HotSeat(game, out_dir, out, origin=origin).run(_input_lines())
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    record, final = read_record(args.record)
+    total = len(record.moves)
+    ply = total if args.ply is None else args.ply
+    if not 0 <= ply <= total:
+        raise CliError(f"--ply {ply}: the record has plies 0 to {total}")
+    game = final if ply == total else record.replay(ply)
+    if args.gif:
+        from render.gif import game_gif_info  # Pillow only when an image is asked for
+
+        try:
+            info = game_gif_info(record)
+        except KeyError:
+            raise CliError(f"no board image for {game.title} yet") from None
+        write_file(args.gif, info.data, "GIF")
+    elif args.png:
+        try:
+            image = render_png(game)
+        except KeyError:
+            raise CliError(f"no board image for {game.title} yet") from None
+        write_file(args.png, image, "image")
+    out.write(f"{game.title}, ply {ply} of {total}")
+    if ply:
+        played = record.moves[ply - 1]
+        dice = "".join(f"[{' '.join(map(str, roll))}] " for roll in played.dice)
+        out.write(f": {game.seat_names[played.seat]} {dice}{played.move}")
+    out.write("\n\n" + game.text_board() + "\n\n" + status_text(game) + "\n")
+    if args.gif:
+        frames = len(info.plies)
+        sampled = f" ({info.note})" if info.note else ""
+        out.write(
+            f"GIF written to {args.gif}: {frames} frames, {len(info.data):,} bytes{sampled}\n"
+        )
+    elif args.png:
+        out.write(f"Image written to {args.png}\n")
     return 0
 
 
@@ -494,7 +620,13 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     return run_bot()
 
 
-COMMANDS = {"legal": cmd_legal, "show": cmd_show, "play": cmd_play, "run": cmd_run}
+COMMANDS = {
+    "legal": cmd_legal,
+    "show": cmd_show,
+    "play": cmd_play,
+    "replay": cmd_replay,
+    "run": cmd_run,
+}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
