@@ -1,0 +1,48 @@
+"""Game records of stored games (issue 17): what ``/game export`` attaches.
+
+``record_files`` runs in a worker (``GameService.record_files``): it loads the stored game
+and writes its record (``games/record.py``, described in ``docs/records.md``) with the
+players' Discord ids and names, the times the store knows, and a pending draw offer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from games import load_game
+from games.record import GameRecord, Player, record_from_game, text_record
+
+if TYPE_CHECKING:
+    from .store import GameRow
+
+
+def iso(moment: float | None) -> str | None:
+    if moment is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
+
+
+def record_of_row(row: GameRow, names: Mapping[int, str] | None = None) -> GameRecord:
+    """The record of a stored game; ``names``: display names by user id, where known."""
+    game = load_game(row.state)
+    names = names or {}
+    players = [Player(seat, names.get(user), user) for seat, user in enumerate(row.players)]
+    events = []
+    if row.draw_offer_seat is not None and not game.is_over:
+        events.append({"ply": game.ply, "seat": row.draw_offer_seat, "event": "draw-offer"})
+    return record_from_game(
+        game,
+        players=players,
+        started_at=iso(row.created_at),
+        ended_at=iso(row.updated_at) if game.is_over else None,
+        events=events,
+    )
+
+
+def record_files(row: GameRow, names: Mapping[int, str] | None = None) -> tuple[str, str]:
+    """The record as JSON and as a move list (a job for the worker pool)."""
+    record = record_of_row(row, names)
+    game = record.replay()
+    return record.to_json(game), text_record(record, game)
