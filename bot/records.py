@@ -8,10 +8,11 @@ players' Discord ids and names, the times the store knows, and a pending draw of
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from games import load_game
+from games import Game, load_game
 from games.record import GameRecord, Player, record_from_game, text_record
 
 if TYPE_CHECKING:
@@ -46,3 +47,37 @@ def record_files(row: GameRow, names: Mapping[int, str] | None = None) -> tuple[
     record = record_of_row(row, names)
     game = record.replay()
     return record.to_json(game), text_record(record, game)
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """One step of ``/game replay``: the board after ``ply`` of ``total`` moves."""
+
+    title: str
+    ply: int
+    total: int
+    caption: str  # the ply's mover, dice and move, then the status
+    image: bytes | None
+
+
+def replay_frame(row: GameRow, ply: int, renderer: Callable[[Game], bytes] | None) -> ReplayFrame:
+    """The board of a stored game after ``ply`` moves (clamped to the game), with what was
+    played at that ply (a job for the worker pool)."""
+    record = record_of_row(row)
+    total = len(record.moves)
+    ply = max(0, min(ply, total))
+    game = record.replay(ply) if ply < total else record.replay()
+    if ply:
+        played = record.moves[ply - 1]
+        dice = "".join(f"[{' '.join(map(str, roll))}] " for roll in played.dice)
+        side = game.seat_names[played.seat] if played.seat < len(game.seat_names) else "?"
+        said = f"Ply {ply} of {total}: {side} {dice}{played.move}"
+    else:
+        said = f"Ply 0 of {total}: the start"
+    image = None
+    if renderer is not None:
+        try:
+            image = renderer(game)
+        except KeyError:  # a game without a renderer still replays as text
+            image = None
+    return ReplayFrame(game.title, ply, total, f"{said}\n{game.status_line()}", image)

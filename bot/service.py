@@ -509,6 +509,16 @@ class GameService:
             message = f"Game #{game_id} cannot be exported: its saved state is damaged."
             raise CorruptGame(message) from None
 
+    async def replay_frame(self, game_id: int, guild_id: int, ply: int) -> records.ReplayFrame:
+        """The board of the game after ``ply`` moves, for ``/game replay``."""
+        row = await self._game_row(game_id, guild_id)
+        try:
+            return await self._workers.run(records.replay_frame, row, ply, self._renderer)
+        except ValueError:
+            log.exception("game %s: replay fails", game_id)
+            message = f"Game #{game_id} cannot be replayed: its saved state is damaged."
+            raise CorruptGame(message) from None
+
     async def list_games(
         self,
         guild_id: int,

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.service import ServiceError
 from games import GAMES
 
-from . import play
+from . import play, replay
 from .ui import acknowledge, answer_error, message_link, refuse, tell_with
 
 LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first)
@@ -85,6 +85,19 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
         note = f"**Game #{game_id}**: the record (replay it with `idzeva replay {stem}.json`)"
         await tell_with(interaction, {"content": note, "files": files})
 
+    @app_commands.command(description="Step through any of your games, move by move")
+    @app_commands.describe(
+        game="The game (defaults to this thread's game)",
+        ply="Moves played (default: all of them)",
+    )
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        ply: app_commands.Range[int, 0, 100_000] | None = None,
+    ) -> None:
+        await replay.show(interaction, game, ply)
+
     @app_commands.command(description="Resign a game")
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def resign(self, interaction: discord.Interaction, game: str | None = None) -> None:
@@ -122,6 +135,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @board.autocomplete("game")
     @history.autocomplete("game")
     @export.autocomplete("game")
+    @replay.autocomplete("game")
     @resign.autocomplete("game")
     @draw.autocomplete("game")
     @claim.autocomplete("game")
@@ -132,4 +146,5 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(replay.ReplayButton)
     await bot.add_cog(SharedCog(bot))

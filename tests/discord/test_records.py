@@ -4,9 +4,22 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from simcord import SetupError
+
+from cogs.replay import NOT_YOURS, replay_message
 from games.record import load_record
 
-from .helpers import SHAX_RESULT, SHAX_WIN, answer, play, refused, start_game
+from .helpers import (
+    SHAX_RESULT,
+    SHAX_WIN,
+    answer,
+    current,
+    labels,
+    play,
+    refused,
+    start_game,
+)
 
 
 async def test_export_attaches_a_record_that_replays_the_game(world):
@@ -46,3 +59,45 @@ async def test_export_of_a_game_going_on_keeps_a_pending_draw_offer(world):
 
 async def test_export_of_an_unknown_game_is_refused(world):
     refused(await world.alice.slash(world.channel, "game export", game="99"), "no game #99")
+
+
+async def test_replay_steps_forward_and_back_for_the_asker_only(world):
+    w = world
+    match = await start_game(w)
+    await play(match, ["d2", "d3", "a1"])
+    asked = answer(await w.bob.slash(match.where, "game replay", ply=1))
+    assert asked.ephemeral
+    assert labels(asked) == ["⏮", "◀", "▶", "⏭"]
+    text = asked.embeds[0].description
+    assert text.startswith("Ply 1 of 3: White d2\n")
+    assert [a.filename for a in asked.attachments] == ["replay.png"]
+    stepped = (await w.bob.click(asked, label="▶")).response
+    assert stepped is not None and stepped.ephemeral
+    assert stepped.embeds[0].description.startswith("Ply 2 of 3: Black d3\n")
+    assert [a.filename for a in stepped.attachments] == ["replay.png"]
+    last = (await w.bob.click(stepped, label="⏭")).response
+    assert last.embeds[0].description.startswith("Ply 3 of 3: White a1\n")
+    back = (await w.bob.click(last, label="◀")).response
+    assert back.embeds[0].description.startswith("Ply 2 of 3: Black d3\n")
+    first = (await w.bob.click(back, label="⏮")).response
+    assert first.embeds[0].description.startswith("Ply 0 of 3: the start\n")
+    with pytest.raises(SetupError, match="disabled"):  # nothing before the start
+        await w.bob.click(first, label="◀")
+
+
+async def test_replay_buttons_work_for_the_asker_only(world):
+    # An ephemeral replay is seen by the asker alone; should its buttons ever reach someone
+    # else (the same buttons on a message others see), they refuse and change nothing.
+    w = world
+    match = await start_game(w)
+    await play(match, ["d2"])
+    frame = await w.env.bot.service.replay_frame(match.game_id, w.guild.id, 0)
+    channel = w.env.bot.get_channel(w.channel.id)
+    message = replay_message(frame, match.game_id, w.bob.id)
+    message["files"] = message.pop("attachments")
+    posted = await channel.send(**message)
+    told = refused(await w.alice.click(posted, label="▶"), "whoever asked")
+    assert told == NOT_YOURS
+    assert current(w.channel, posted).embeds[0].description.startswith("Ply 0 of 1")
+    await w.bob.click(posted, label="▶")
+    assert current(w.channel, posted).embeds[0].description.startswith("Ply 1 of 1: White d2")
