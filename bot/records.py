@@ -81,3 +81,10 @@ def replay_frame(row: GameRow, ply: int, renderer: Callable[[Game], bytes] | Non
         except KeyError:  # a game without a renderer still replays as text
             image = None
     return ReplayFrame(game.title, ply, total, f"{said}\n{game.status_line()}", image)
+
+
+def game_gif(row: GameRow) -> bytes:
+    """The animated GIF of a stored game (a job for the worker pool; ``render/gif.py``)."""
+    from render.gif import game_gif as make_gif  # Pillow only where a picture is made
+
+    return make_gif(record_of_row(row))

@@ -509,6 +509,16 @@ class GameService:
             message = f"Game #{game_id} cannot be exported: its saved state is damaged."
             raise CorruptGame(message) from None
 
+    async def game_gif(self, game_id: int, guild_id: int) -> bytes | None:
+        """The whole game as an animated GIF, made in a worker; None if it cannot be made
+        (logged): a game's end never fails for want of its GIF."""
+        row = await self._game_row(game_id, guild_id)
+        try:
+            return await self._workers.run(records.game_gif, row)
+        except Exception:
+            log.exception("game %s: the GIF of the game failed", game_id)
+            return None
+
     async def replay_frame(self, game_id: int, guild_id: int, ply: int) -> records.ReplayFrame:
         """The board of the game after ``ply`` moves, for ``/game replay``."""
         row = await self._game_row(game_id, guild_id)

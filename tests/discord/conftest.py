@@ -93,7 +93,9 @@ async def make_bot(db_path, clock, dice):
     the env has shut down: an open aiosqlite connection is a non-daemon thread that would keep
     pytest from exiting (after a failure the traceback keeps the bot alive).
     """
-    settings = Settings(db_path=db_path, workers=0)  # in a thread: see test_workers.py
+    # Workers in a thread: see test_workers.py. No GIF at each game's end (its test turns
+    # it on: tests/discord/test_records.py).
+    settings = Settings(db_path=db_path, workers=0, game_gifs=False)
     built = []
 
     def build():

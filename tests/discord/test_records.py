@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
+from dataclasses import replace
 
 import pytest
+from PIL import Image
 from simcord import SetupError
 
 from cogs.replay import NOT_YOURS, replay_message
@@ -16,6 +19,7 @@ from .helpers import (
     answer,
     current,
     labels,
+    latest_board,
     play,
     refused,
     start_game,
@@ -101,3 +105,32 @@ async def test_replay_buttons_work_for_the_asker_only(world):
     assert current(w.channel, posted).embeds[0].description.startswith("Ply 0 of 1")
     await w.bob.click(posted, label="▶")
     assert current(w.channel, posted).embeds[0].description.startswith("Ply 1 of 1: White d2")
+
+
+async def test_a_game_to_its_end_posts_its_gif_in_its_thread(world, monkeypatch):
+    w = world
+    monkeypatch.setattr(w.env.bot, "settings", replace(w.env.bot.settings, game_gifs=True))
+    match = await start_game(w)
+    await play(match, SHAX_WIN[:-1])
+    await match.to_move.slash(match.where, "shax move", move=SHAX_WIN[-1])
+    assert latest_board(match.where).content == f"Game over: {SHAX_RESULT}"
+    posted = [m for m in match.where.history() if m.attachments and m.content.startswith("Shax #")]
+    assert len(posted) == 1
+    gif_message = posted[0]
+    assert gif_message.content == f"Shax #{match.game_id}, the whole game: {SHAX_RESULT}"
+    assert [a.filename for a in gif_message.attachments] == [f"shax-{match.game_id}.gif"]
+    data = await gif_message.attachments[0].read()
+    with Image.open(io.BytesIO(data)) as gif:
+        assert gif.n_frames == len(SHAX_WIN) + 1  # the start and a frame per ply
+    assert len(data) < 8_000_000
+    # after the last board: the board is still the latest one
+    history = match.where.history()
+    assert history.index(gif_message) > history.index(latest_board(match.where))
+
+
+def test_game_gifs_are_on_unless_turned_off():
+    from bot.config import Settings
+
+    assert Settings.from_env({}, env_file=None).game_gifs is True
+    assert Settings.from_env({"IDZEVA_GAME_GIFS": "0"}, env_file=None).game_gifs is False
+    assert Settings.from_env({"IDZEVA_GAME_GIFS": "off"}, env_file=None).game_gifs is False
