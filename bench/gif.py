@@ -12,7 +12,7 @@ from games import GAMES, Game, new_game
 from games.record import record_from_game
 from render.gif import GIF_LIMIT, game_gif_info
 
-from .timing import machine_load, time_wall_cpu_ms, verdict
+from .timing import machine_load, summary_row, time_ms, time_wall_cpu_ms, verdict
 
 PLIES = 200
 TARGET_S = 10.0
@@ -56,8 +56,43 @@ def gif_lines() -> list[str]:
     return lines
 
 
+STEP_TARGET_MS = 100.0
+
+
+def step_lines() -> list[str]:
+    """``/game replay``'s button steps: the worker's job (replay and render) for ▶ from ply
+    100 to 130 then ◀ back ten, on the 200-ply game; the first ask (a whole replay) apart."""
+    from types import SimpleNamespace
+
+    from bot.records import replay_frame
+    from bot.service import default_renderer
+
+    lines = [f"Replay button step, {PLIES}-ply game, render included ({machine_load()})"]
+    for number, key in enumerate(GAMES, start=1):
+        game = long_game(key)
+        row = SimpleNamespace(
+            id=number,
+            version=1,
+            state=game.to_json(),
+            players=tuple(range(game.seats)),
+            draw_offer_seat=None,
+            created_at=0.0,
+            updated_at=0.0,
+        )
+        first = time_ms(lambda r=row: replay_frame(r, 100, default_renderer))
+        plies = list(range(101, 131)) + list(range(129, 119, -1))
+        steps = [time_ms(lambda r=row, p=p: replay_frame(r, p, default_renderer)) for p in plies]
+        lines.append(
+            summary_row(f"{key} step", steps, limits={"p50": STEP_TARGET_MS})
+            + f" first ask {first:.0f} ms"
+        )
+    return lines
+
+
 def main() -> None:
     print("\n".join(gif_lines()))
+    print()
+    print("\n".join(step_lines()))
     print()
 
 

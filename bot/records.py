@@ -7,7 +7,9 @@ players' Discord ids and names, the times the store knows, and a pending draw of
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -60,13 +62,47 @@ class ReplayFrame:
     image: bytes | None
 
 
+CHECKPOINT_EVERY = 12  # plies between the positions kept for stepping through a replay
+CHECKPOINT_GAMES = 8  # games whose checkpoints a process keeps
+_checkpoints: OrderedDict[tuple[int, int, int], dict[int, str]] = OrderedDict()
+_checkpoints_lock = threading.Lock()
+
+
+def _game_at(row: GameRow, record: GameRecord, ply: int) -> Game:
+    """The game after ``ply`` moves. Stepping through a replay asks for ply after ply of the
+    same game: the first step replays the whole game once and keeps a position every
+    ``CHECKPOINT_EVERY`` plies (in this process), so later steps replay a few plies only."""
+    total = len(record.moves)
+    if total == 0:
+        return record.replay()
+    key = (row.id, row.version, hash(row.state))  # the state too: another database's game #1
+    with _checkpoints_lock:
+        marks = _checkpoints.get(key)
+        if marks is not None:
+            _checkpoints.move_to_end(key)
+    if marks is None:
+        marks = {}
+        game: Game | None = None
+        done = 0
+        for mark in range(0, total, CHECKPOINT_EVERY):
+            game = record.replay(mark, start=(done, game) if game is not None else None)
+            done = mark
+            marks[mark] = game.to_json()
+        with _checkpoints_lock:
+            _checkpoints[key] = marks
+            while len(_checkpoints) > CHECKPOINT_GAMES:
+                _checkpoints.popitem(last=False)
+    mark = min(ply - ply % CHECKPOINT_EVERY, max(marks))
+    return record.replay(ply, start=(mark, load_game(marks[mark])))
+
+
 def replay_frame(row: GameRow, ply: int, renderer: Callable[[Game], bytes] | None) -> ReplayFrame:
     """The board of a stored game after ``ply`` moves (clamped to the game), with what was
     played at that ply (a job for the worker pool)."""
     record = record_of_row(row)
     total = len(record.moves)
     ply = max(0, min(ply, total))
-    game = record.replay(ply) if ply < total else record.replay()
+    game = _game_at(row, record, ply)
     if ply:
         played = record.moves[ply - 1]
         dice = "".join(f"[{' '.join(map(str, roll))}] " for roll in played.dice)

@@ -207,17 +207,24 @@ class GameRecord:
                 raise RecordError(f"damaged start position: {error!r}"[:300]) from None
         return game
 
-    def replay(self, upto: int | None = None) -> Game:
+    def replay(self, upto: int | None = None, *, start: tuple[int, Game] | None = None) -> Game:
         """The game after ``upto`` moves (all of them by default, with the result); raises
-        RecordError naming the ply where the record stops making sense."""
-        game = self.new_game()
-        last = len(self.moves) if upto is None else max(0, min(upto, len(self.moves)))
-        for recorded in self.moves[:last]:
-            _replay_move(game, recorded)
-        if upto is not None and upto < len(self.moves):
-            next_rolls = self.moves[last].dice
-            for roll in next_rolls:  # the dice of the next move are already on the board
-                _roll(game, roll, last + 1)
+        RecordError naming the ply where the record stops making sense. Before the last
+        move, the dice of the next move are already rolled. ``start``: (ply, game) as an
+        earlier ``replay(ply)`` left it, to go on from there instead of from the start."""
+        total = len(self.moves)
+        last = total if upto is None else max(0, min(upto, total))
+        done, game = start if start is not None else (0, self.new_game())
+        if not 0 <= done <= last or (start is not None and done == total):
+            raise ValueError(f"cannot replay from ply {done} to ply {last}")
+        rolled = start is not None  # the dice of move done + 1 are on the board already
+        for recorded in self.moves[done:last]:
+            _replay_move(game, recorded, rolled)
+            rolled = False
+        if last < total:
+            if not rolled:
+                for roll in self.moves[last].dice:
+                    _roll(game, roll, last + 1)
             return game
         for roll in self.dice_after:
             _roll(game, roll, last + 1)
@@ -419,9 +426,9 @@ def _roll(game: Game, roll: tuple[int, ...], ply: int) -> None:
         raise RecordError(f"roll {list(roll)}: {error.reason}", ply) from None
 
 
-def _replay_move(game: Game, recorded: RecordedMove) -> None:
+def _replay_move(game: Game, recorded: RecordedMove, rolled: bool = False) -> None:
     ply = recorded.ply
-    for roll in recorded.dice:
+    for roll in () if rolled else recorded.dice:
         _roll(game, roll, ply)
     if game.is_over:
         raise RecordError(

@@ -235,3 +235,45 @@ def test_replay_up_to_a_ply_matches_the_game_then():
     middle = record.replay(10)
     assert middle.moves() == game.moves()[:10]
     assert middle.outcome is None
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_replay_from_an_earlier_ply_is_the_same_as_from_the_start(key):
+    game = random_game(key, 11, 60)
+    record = record_from_game(game)
+    total = len(record.moves)
+    for first, then in [(0, 5), (5, 5), (5, 30), (30, total - 1), (30, total), (total - 1, total)]:
+        earlier = record.replay(first)
+        went_on = record.replay(then, start=(first, earlier))
+        assert went_on.to_dict() == record.replay(then).to_dict(), (first, then)
+
+
+def test_replay_steps_from_checkpoints_match_a_replay_from_the_start():
+    from types import SimpleNamespace
+
+    from bot.records import CHECKPOINT_EVERY, replay_frame
+    from render import render_png
+
+    game = random_game("chebache", 12, 3 * CHECKPOINT_EVERY)
+    row = SimpleNamespace(
+        id=1,
+        version=9,
+        state=game.to_json(),
+        players=(1, 2),
+        draw_offer_seat=None,
+        created_at=0.0,
+        updated_at=0.0,
+    )
+    record = record_from_game(game)
+    total = len(record.moves)
+    for ply in [5, CHECKPOINT_EVERY, CHECKPOINT_EVERY + 1, 0, total - 1, total, 4]:
+        frame = replay_frame(row, ply, render_png)
+        expected = record.replay(ply)
+        assert frame.ply == ply and frame.total == total
+        assert frame.caption.splitlines()[-1] == expected.status_line(), ply
+        assert frame.image == render_png(expected), ply
+    # Another game under the same id and version (another database) is not mixed up.
+    other = random_game("chebache", 13, 3 * CHECKPOINT_EVERY)
+    row.state = other.to_json()
+    frame = replay_frame(row, 5, None)
+    assert frame.caption.splitlines()[-1] == record_from_game(other).replay(5).status_line()
