@@ -1,9 +1,10 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines, load, render, service, storage
+from . import engines, gif, load, render, service, storage
 
 engines.main()
 render.main()
 service.main()
 load.main()
 storage.main()
+gif.main()

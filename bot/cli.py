@@ -2,10 +2,12 @@
 
 idzeva legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
 idzeva show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
-idzeva play  GAME [--variant V]... [--position FILE] [--out DIR] [--bot [LEVEL]] [--seat N]
+idzeva play  GAME [--variant V]... [--position FILE | --load RECORD] [--out DIR]
+             [--bot [LEVEL]] [--seat N]
 idzeva best  GAME [--level L] [--seed S] [--variant V]... [--dice A,B]... [--position FILE]
              [MOVE ...]
 idzeva arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seed S]
+idzeva replay RECORD [--ply N] [--png FILE | --gif FILE]
 idzeva run
 """
 
@@ -23,6 +25,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from games import GAMES, Game, IllegalMove, game_class, load_game
+from games.record import GameRecord, RecordError, is_record, load_record, record_from_game
+from games.record import text_record as record_text
 from search import DEFAULT_LEVEL, LEVELS, Search
 from search.arena import PLAYERS, arena
 
@@ -88,6 +92,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     play.add_argument("game")
     play.add_argument("--variant", action="append", default=[], metavar="V")
     play.add_argument("--position", metavar="FILE", help="start from this JSON position")
+    play.add_argument("--load", metavar="RECORD", help="continue the game of this record")
     play.add_argument("--out", metavar="DIR", help="folder for the board images")
     play.add_argument(
         "--bot",
@@ -121,6 +126,15 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     arena.add_argument("--seed", type=int, default=0, metavar="S")
     arena.add_argument("--iterations", type=int, metavar="N", help="a fixed search size")
 
+    replay = argparse.ArgumentParser(
+        prog="idzeva replay", description="a game record's position at any ply"
+    )
+    replay.add_argument("record", metavar="RECORD")
+    replay.add_argument("--ply", type=int, metavar="N", help="moves played (default: all)")
+    images = replay.add_mutually_exclusive_group()
+    images.add_argument("--png", metavar="FILE", help="write the board at ply N here")
+    images.add_argument("--gif", metavar="FILE", help="write the whole game as a GIF here")
+
     run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
     return {
         "legal": legal,
@@ -128,6 +142,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
         "play": play,
         "best": best,
         "arena": arena,
+        "replay": replay,
         "run": run,
     }
 
@@ -137,12 +152,15 @@ USAGE = """usage: idzeva COMMAND ...
 commands:
   legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
   show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
-  play  GAME [--variant V]... [--position FILE] [--out DIR] [--bot [LEVEL]] [--seat N]
-        [--seats N] [--bot-vs-bot]  hot-seat play in the terminal, or against the bot
+  play  GAME [--variant V]... [--position FILE | --load RECORD] [--out DIR]
+        [--bot [LEVEL]] [--seat N] [--seats N] [--bot-vs-bot]
+                                   hot-seat play in the terminal, or against the bot
   best  GAME [--level L] [--seed S] [--variant V]... [--dice A,B]... [--position FILE] [MOVE ...]
                                    the move the bot plays after MOVEs
   arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seed S]
                                    bot against bot (levels: easy normal hard random)
+  replay RECORD [--ply N] [--png FILE | --gif FILE]
+                                   a game record at any ply, or as an animated GIF
   run                              start the Discord bot (token from .env)
 """
 
@@ -254,6 +272,18 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
+def read_record(path: str) -> tuple[GameRecord, Game]:
+    """The record in ``path``, replayed; CliError naming the ply where it fails."""
+    try:
+        text = read_text(path)
+    except (OSError, ValueError) as error:
+        raise CliError(f"cannot read record {path}: {reason_of(error)}") from None
+    try:
+        return load_record(text)
+    except RecordError as error:
+        raise CliError(f"record {path} does not replay: {error}") from None
+
+
 def start_game(args: argparse.Namespace) -> Game:
     if args.position:
         return game_from_position(args.game, args.position, args.variant)
@@ -357,7 +387,8 @@ PLAY_HELP = """Commands:
   help         list the legal moves
   undo         take back the last move
   save FILE    save the game to a file
-  load FILE    load a game saved with 'save'
+  record FILE  write the game record (JSON) to FILE and its move list beside it (.txt)
+  load FILE    load a game saved with 'save' or 'record'
   resign       the player to move resigns
   draw         both players agree to a draw
   quit         leave"""
@@ -366,7 +397,14 @@ PLAY_HELP = """Commands:
 class HotSeat:
     """Two people, one keyboard: the board after every move, images in a folder."""
 
-    def __init__(self, game: Game, out_dir: Path, out: TextIO, rng: random.Random | None = None):
+    def __init__(
+        self,
+        game: Game,
+        out_dir: Path,
+        out: TextIO,
+        rng: random.Random | None = None,
+        origin: Game | None = None,
+    ):
         self.game = game
         self.out_dir = out_dir
         self.out = out
@@ -374,7 +412,8 @@ class HotSeat:
         self.images = True  # off after an image could not be written
         # The position the log starts from (a position file's, not always the start): undo
         # replays the log from here.
-        self.origin = game.copy()
+        self.origin = origin.copy() if origin is not None else game.copy()
+        self.started_at = utc_now()
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -422,6 +461,8 @@ class HotSeat:
             self.undo()
         elif command == "save":
             self.save(argument)
+        elif command == "record":
+            self.record(argument)
         elif command == "load":
             self.load(argument)
         elif command in ("resign", "draw"):
@@ -466,6 +507,28 @@ class HotSeat:
             return
         self.say(f"Saved to {name}")
 
+    def record(self, name: str) -> None:
+        if not name:
+            self.say("Usage: record FILE")
+            return
+        record = record_from_game(
+            self.game,
+            origin=self.origin,
+            started_at=self.started_at,
+            ended_at=utc_now() if self.game.is_over else None,
+        )
+        path = Path(name)
+        moves = path.with_suffix(".txt")
+        if moves == path:
+            moves = path.with_suffix(".moves.txt")
+        try:
+            path.write_text(record.to_json(self.game), encoding="utf-8")
+            moves.write_text(record_text(record, self.game), encoding="utf-8")
+        except (OSError, ValueError) as error:
+            self.say(f"Could not write {name}: {reason_of(error)}. The game goes on.")
+            return
+        self.say(f"Record written to {path}, the move list to {moves}")
+
     def load(self, name: str) -> None:
         if not name:
             self.say("Usage: load FILE")
@@ -474,6 +537,21 @@ class HotSeat:
             text = read_text(name)
         except (OSError, ValueError) as error:
             self.say(f"Could not load {name}: {reason_of(error)}. The game goes on.")
+            return
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            data = None
+        if is_record(data):
+            try:
+                record, game = load_record(data)
+            except RecordError as error:
+                self.say(f"Could not load {name}: {str(error)[:200]}. The game goes on.")
+                return
+            self.game = game
+            self.origin = record.new_game()
+            self.say(f"Loaded {name}")
+            self.show()
             return
         try:
             game = load_game(text)
@@ -510,7 +588,7 @@ class HotSeat:
             if not self.handle(line):
                 break
             if self.game.is_over:
-                self.say("Game over. 'undo', 'save FILE', 'load FILE' or 'quit'.")
+                self.say("Game over. 'undo', 'record FILE', 'save FILE', 'load FILE' or 'quit'.")
 
 
 def _input_lines(prompt: str = "> ") -> Iterator[str]:
@@ -534,8 +612,10 @@ class BotPlay(HotSeat):
         human: int | None,
         seed: int | None = None,
         iterations: int | None = None,
+        origin: Game | None = None,
     ):
-        super().__init__(game, out_dir, out, random.Random(seed) if seed is not None else None)
+        rng = random.Random(seed) if seed is not None else None
+        super().__init__(game, out_dir, out, rng, origin=origin)
         self.level = level
         self.human = human
         self.search_rng = random.Random(seed)
@@ -599,8 +679,21 @@ class BotPlay(HotSeat):
                 self.say("Game over. 'undo', 'save FILE', 'load FILE' or 'quit'.")
 
 
+def utc_now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    if args.position:
+    origin = None
+    if args.load:
+        if args.position or args.variant:
+            raise CliError("--load takes the game from the record: no --position or --variant")
+        record, game = read_record(args.load)
+        wanted = new_from_args(args.game, ())
+        if wanted.key != game.key:
+            raise CliError(f"record {args.load} is a {game.title} game, not {wanted.title}")
+        origin = record.new_game()
+    elif args.position:
         game = game_from_position(args.game, args.position, args.variant)
     else:
         game = new_from_args(args.game, args.variant, args.seats)
@@ -615,10 +708,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError(f"cannot make the image folder {out_dir}: {reason_of(error)}") from None
     if args.bot_vs_bot or args.bot:
         level = args.bot or DEFAULT_LEVEL
-        bot = BotPlay(game, out_dir, out, level, human, args.seed, args.iterations)
+        bot = BotPlay(game, out_dir, out, level, human, args.seed, args.iterations, origin)
         bot.run(_input_lines())
     else:
-        HotSeat(game, out_dir, out).run(_input_lines())
+        HotSeat(game, out_dir, out, origin=origin).run(_input_lines())
     return 0
 
 
@@ -661,6 +754,44 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    record, final = read_record(args.record)
+    total = len(record.moves)
+    ply = total if args.ply is None else args.ply
+    if not 0 <= ply <= total:
+        raise CliError(f"--ply {ply}: the record has plies 0 to {total}")
+    game = final if ply == total else record.replay(ply)
+    if args.gif:
+        from render.gif import game_gif_info  # Pillow only when an image is asked for
+
+        try:
+            info = game_gif_info(record)
+        except KeyError:
+            raise CliError(f"no board image for {game.title} yet") from None
+        write_file(args.gif, info.data, "GIF")
+    elif args.png:
+        try:
+            image = render_png(game)
+        except KeyError:
+            raise CliError(f"no board image for {game.title} yet") from None
+        write_file(args.png, image, "image")
+    out.write(f"{game.title}, ply {ply} of {total}")
+    if ply:
+        played = record.moves[ply - 1]
+        dice = "".join(f"[{' '.join(map(str, roll))}] " for roll in played.dice)
+        out.write(f": {game.seat_names[played.seat]} {dice}{played.move}")
+    out.write("\n\n" + game.text_board() + "\n\n" + status_text(game) + "\n")
+    if args.gif:
+        frames = len(info.plies)
+        sampled = f" ({info.note})" if info.note else ""
+        out.write(
+            f"GIF written to {args.gif}: {frames} frames, {len(info.data):,} bytes{sampled}\n"
+        )
+    elif args.png:
+        out.write(f"Image written to {args.png}\n")
+    return 0
+
+
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     from bot.app import run_bot
 
@@ -673,6 +804,7 @@ COMMANDS = {
     "play": cmd_play,
     "best": cmd_best,
     "arena": cmd_arena,
+    "replay": cmd_replay,
     "run": cmd_run,
 }
 

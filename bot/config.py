@@ -63,6 +63,8 @@ class Settings:
     docs_url: str = DEFAULT_DOCS_URL
     # Worker processes for engine work and rendering: None, one per core; 0, a thread.
     workers: int | None = None
+    # Post the animated GIF of each game when it ends (IDZEVA_GAME_GIFS=0 turns it off).
+    game_gifs: bool = True
 
     @classmethod
     def from_env(
@@ -80,6 +82,7 @@ class Settings:
             claim_after=_duration(env, "IDZEVA_CLAIM_DAYS", DAY, cls.claim_after),
             docs_url=env.get("IDZEVA_DOCS_URL", "").strip() or DEFAULT_DOCS_URL,
             workers=_workers(env),
+            game_gifs=env.get("IDZEVA_GAME_GIFS", "1").strip().lower() not in ("0", "no", "off"),
         )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from games import Game, game_class, load_game
 from games.base import DiceSpec, IllegalMove, LogEntry
 
-from . import workers
+from . import records, workers
 from .config import Settings
 from .store import ChallengeRow, GameRow, Store
 from .workers import Action, Snapshot, Workers
@@ -496,6 +496,38 @@ class GameService:
         logged action."""
         row = await self._game_row(game_id, guild_id)
         return await self._workers.run(workers.history, row)
+
+    async def record_files(
+        self, game_id: int, guild_id: int, names: dict[int, str] | None = None
+    ) -> tuple[str, str]:
+        """The game's record as JSON and as a move list (``bot/records.py``)."""
+        row = await self._game_row(game_id, guild_id)
+        try:
+            return await self._workers.run(records.record_files, row, names)
+        except ValueError:  # RecordError included: the stored game does not replay
+            log.exception("game %s: record fails", game_id)
+            message = f"Game #{game_id} cannot be exported: its saved state is damaged."
+            raise CorruptGame(message) from None
+
+    async def game_gif(self, game_id: int, guild_id: int) -> bytes | None:
+        """The whole game as an animated GIF, made in a worker; None if it cannot be made
+        (logged): a game's end never fails for want of its GIF."""
+        row = await self._game_row(game_id, guild_id)
+        try:
+            return await self._workers.run(records.game_gif, row)
+        except Exception:
+            log.exception("game %s: the GIF of the game failed", game_id)
+            return None
+
+    async def replay_frame(self, game_id: int, guild_id: int, ply: int) -> records.ReplayFrame:
+        """The board of the game after ``ply`` moves, for ``/game replay``."""
+        row = await self._game_row(game_id, guild_id)
+        try:
+            return await self._workers.run(records.replay_frame, row, ply, self._renderer)
+        except ValueError:
+            log.exception("game %s: replay fails", game_id)
+            message = f"Game #{game_id} cannot be replayed: its saved state is damaged."
+            raise CorruptGame(message) from None
 
     async def list_games(
         self,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -9,8 +11,8 @@ from discord.ext import commands
 from bot.service import ServiceError
 from games import GAMES
 
-from . import play
-from .ui import answer_error, message_link, refuse
+from . import play, replay
+from .ui import acknowledge, answer_error, message_link, refuse, tell_with
 
 LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first)
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
@@ -56,6 +58,46 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await play.history(interaction, game)
 
+    @app_commands.command(description="The game record (JSON) and its move list, as files")
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def export(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await acknowledge(interaction)
+        try:
+            game_id = await play.resolve_game(interaction, game)
+            found = await play.visible_game(interaction, game_id)
+            # Names where known without asking Discord: the asker's, and cached members'.
+            names = {interaction.user.id: interaction.user.display_name}
+            for user in found.players:
+                member = interaction.guild.get_member(user) if interaction.guild else None
+                if member is not None:
+                    names[user] = member.display_name
+            data, moves = await play.service(interaction).record_files(
+                game_id, play.guild_id(interaction), names
+            )
+        except ServiceError as error:
+            await answer_error(interaction, error)
+            return
+        stem = f"{found.kind}-{game_id}"
+        files = [
+            discord.File(io.BytesIO(data.encode()), filename=f"{stem}.json"),
+            discord.File(io.BytesIO(moves.encode()), filename=f"{stem}.txt"),
+        ]
+        note = f"**Game #{game_id}**: the record (replay it with `idzeva replay {stem}.json`)"
+        await tell_with(interaction, {"content": note, "files": files})
+
+    @app_commands.command(description="Step through any of your games, move by move")
+    @app_commands.describe(
+        game="The game (defaults to this thread's game)",
+        ply="Moves played (default: all of them)",
+    )
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        ply: app_commands.Range[int, 0, 100_000] | None = None,
+    ) -> None:
+        await replay.show(interaction, game, ply)
+
     @app_commands.command(description="Resign a game")
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def resign(self, interaction: discord.Interaction, game: str | None = None) -> None:
@@ -92,6 +134,8 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
 
     @board.autocomplete("game")
     @history.autocomplete("game")
+    @export.autocomplete("game")
+    @replay.autocomplete("game")
     @resign.autocomplete("game")
     @draw.autocomplete("game")
     @claim.autocomplete("game")
@@ -102,4 +146,5 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(replay.ReplayButton)
     await bot.add_cog(SharedCog(bot))

@@ -194,6 +194,29 @@ async def post_board(interaction: discord.Interaction, board: BoardView) -> None
             "game %s: version %s committed; posting its board failed", board.game_id, board.version
         )
         await done(interaction)
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    if board.finished and bot.settings.game_gifs:
+        await post_game_gif(interaction, board)
+
+
+async def post_game_gif(interaction: discord.Interaction, board: BoardView) -> None:
+    """The whole game as an animated GIF in its home, after its last board (issue 17). It is
+    made in the service's worker pool: the event loop goes on serving everyone meanwhile."""
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    try:
+        data = await bot.service.game_gif(board.game_id, board.guild_id)
+        if data is None:
+            return
+        file = discord.File(io.BytesIO(data), filename=f"{board.kind}-{board.game_id}.gif")
+        text = f"{board.title} #{board.game_id}, the whole game: {board.result}"
+        message = {
+            "content": text,
+            "file": file,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        await send_in(await home_channel(bot, board), message, board.game_id)
+    except Exception:  # the game is over and its board posted: the GIF is a bonus
+        log.exception("game %s: posting the GIF of the game failed", board.game_id)
 
 
 async def deliver_board(interaction: discord.Interaction, board: BoardView) -> None:

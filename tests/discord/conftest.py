@@ -93,7 +93,9 @@ async def make_bot(db_path, clock, dice):
     the env has shut down: an open aiosqlite connection is a non-daemon thread that would keep
     pytest from exiting (after a failure the traceback keeps the bot alive).
     """
-    settings = Settings(db_path=db_path, workers=0)  # a thread; a pool: test_worker_processes
+    # Workers in a thread (a pool: test_worker_processes). No GIF at each game's end (its test turns
+    # it on: tests/discord/test_records.py).
+    settings = Settings(db_path=db_path, workers=0, game_gifs=False)
     built = []
 
     def build():

@@ -91,6 +91,8 @@ def tried_values(param: app_commands.Parameter, caller: Any) -> list[Any]:
         return [True, False]
     if param.type is discord.AppCommandOptionType.string:
         return NUMBERS if param.name == "game" else HOSTILE
+    if param.type is discord.AppCommandOptionType.integer:  # Discord keeps it in its range
+        return sorted({param.min_value or 0, 1, param.max_value or 2**53 - 1})
     raise AssertionError(f"no hostile values for a {param.type} option: add some")
 
 

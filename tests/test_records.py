@@ -1,0 +1,279 @@
+"""Game records (games/record.py): every game and variant round-trips through the JSON
+record, and a record that does not replay is refused with the ply and the reason."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games import GAMES, Game, new_game
+from games.jikaida import Jikaida
+from games.record import (
+    RECORD_VERSION,
+    GameRecord,
+    Player,
+    RecordError,
+    load_record,
+    record_from_game,
+    text_record,
+)
+
+
+def random_game(
+    key: str, seed: int, plies: int, variants: tuple[str, ...] = (), seats: int | None = None
+) -> Game:
+    """A seeded random game of up to ``plies`` moves (fewer if it ends)."""
+    rng = random.Random(seed)
+    game = new_game(key, variants, seats)
+    while not game.is_over and game.ply < plies:
+        spec = game.dice_needed()
+        if spec is not None:
+            game.roll(tuple(rng.randint(1, spec.sides) for _ in range(spec.count)))
+        else:
+            game.push(rng.choice(game.legal_moves()))
+    return game
+
+
+# Every game with each of its variants alone, and every seat count.
+CASES = [(key, (), None) for key in GAMES]
+CASES += [
+    (key, (variant,), None)
+    for key, cls in GAMES.items()
+    for variant in cls.variants
+    if variant != "tameg-pair"  # three players only: below
+]
+CASES += [("sachidjun", (), 3), ("sachidjun", ("tameg-pair",), 3), ("sachidjun", (), 4)]
+CASES += [("tchela", ("4x6", "two-stores"), None), ("jikaida", ("pastang", "blue-first"), None)]
+
+
+@pytest.mark.parametrize(("key", "variants", "seats"), CASES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_round_trip_every_game_and_variant(key, variants, seats, seed):
+    game = random_game(key, seed, 150, variants, seats)
+    record = record_from_game(game)
+    text = record.to_json(game)
+    again_record, again = load_record(text)
+    assert again.to_dict() == game.to_dict()
+    assert again.legal_moves() == game.legal_moves()
+    assert again.dice_needed() == game.dice_needed()
+    assert [m.move for m in again_record.moves] == game.moves()
+    # and once more: the record of the replayed game is the same document
+    assert record_from_game(again).to_json(again) == text
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_round_trip_after_resignation_and_draw(key):
+    resigned = random_game(key, 7, 9)
+    loser = resigned.to_move
+    resigned.resign(loser)
+    _, again = load_record(record_from_game(resigned).to_json())
+    assert again.outcome == resigned.outcome
+    assert again.to_dict() == resigned.to_dict()
+    drawn = random_game(key, 8, 4)
+    drawn.agree_draw()
+    _, again = load_record(record_from_game(drawn).to_json())
+    assert again.outcome is not None and again.outcome.is_draw
+    assert again.outcome.reason == "agreed by both players"
+
+
+def test_record_holds_players_dice_times_and_result():
+    game = new_game("tchela")
+    game.push("open1")
+    game.resign(1)
+    record = record_from_game(
+        game,
+        players=[Player(0, "Ana", 11), Player(1, "Bo", 22)],
+        started_at="2026-11-25T18:00:00Z",
+        ended_at="2026-11-25T18:05:00Z",
+        move_times=["2026-11-25T18:01:00Z"],
+    )
+    data = json.loads(record.to_json(game))
+    assert data["format"] == "idzeva-record" and data["version"] == RECORD_VERSION
+    assert data["players"] == [
+        {"seat": 0, "side": "South", "name": "Ana", "id": 11},
+        {"seat": 1, "side": "North", "name": "Bo", "id": 22},
+    ]
+    assert data["moves"] == [{"ply": 1, "seat": 0, "move": "open1", "at": "2026-11-25T18:01:00Z"}]
+    assert data["result"] == {"winners": [0], "reason": "resignation", "score": [1.0, 0.0]}
+    text = text_record(record, game)
+    assert '[South "Ana"]' in text and '[North "Bo"]' in text
+    assert '[Result "1-0"]' in text and '[Reason "resignation"]' in text
+    assert "1. South: open1" in text
+    assert "South wins: resignation" in text
+
+
+def test_dice_are_kept_with_their_move():
+    game = new_game("chebache")
+    spec = game.dice_needed()
+    assert spec is not None
+    game.roll((1,) * spec.count)
+    move = game.legal_moves()[0]
+    game.push(move)
+    record = record_from_game(game)
+    assert record.moves[0].dice == ((1,) * spec.count,)
+    assert record.moves[0].move == move
+    line = text_record(record).splitlines()[-1]
+    assert line == f"1. White: [{' '.join(['1'] * spec.count)}] {move}"
+
+
+def test_record_from_a_set_position_starts_there():
+    position = {
+        "variant": "poron",
+        "turn": "blue",
+        "pieces": {"h1": "YK", "f18": "BK", "e5": "YP", "e16": "BS"},
+        "unmoved": ["e16"],
+        "fluttember": {"yellow": True, "blue": True},
+    }
+    origin = Jikaida.from_position(position)
+    game = origin.copy()
+    game.push("e16-e14")
+    game.push("e5-e9")
+    record = record_from_game(game, origin=origin)
+    assert record.start is not None
+    _, again = load_record(record.to_json())
+    assert again.to_dict() == game.to_dict()
+    # Without the start position the same moves are nonsense from the usual start.
+    with pytest.raises(RecordError) as error:
+        GameRecord.from_dict(json.loads(record.to_json()) | {"start": None}).replay()
+    assert error.value.ply == 1
+
+
+# ---- refusals ---------------------------------------------------------------------------
+
+
+def record_data(game: Game) -> dict:
+    return json.loads(record_from_game(game).to_json(game))
+
+
+def test_a_move_edited_by_hand_is_refused_at_its_ply():
+    data = record_data(random_game("shax", 3, 12))
+    data["moves"][4]["move"] = "zz9"
+    with pytest.raises(RecordError) as error:
+        load_record(data)
+    assert error.value.ply == 5
+    assert str(error.value).startswith("ply 5: move 'zz9'")
+
+
+def test_a_record_of_another_game_is_refused_at_the_first_move():
+    data = record_data(random_game("tchela", 3, 6))
+    data["game"] = "shax"
+    with pytest.raises(RecordError) as error:
+        load_record(data)
+    assert error.value.ply == 1
+
+
+def test_a_move_given_to_the_wrong_seat_is_refused():
+    data = record_data(random_game("shax", 4, 6))
+    data["moves"][2]["seat"] = 1  # ply 3 is White's (seat 0) in Shax's placement
+    with pytest.raises(RecordError) as error:
+        load_record(data)
+    assert error.value.ply == 3
+    assert "White (seat 0) is to move" in error.value.reason
+
+
+def test_a_missing_roll_is_refused():
+    data = record_data(random_game("chebache", 5, 6))
+    del data["moves"][0]["dice"]  # the opening roll
+    with pytest.raises(RecordError) as error:
+        load_record(data)
+    assert error.value.ply == 1
+    assert "roll is due first" in error.value.reason
+
+
+def test_moves_after_the_end_are_refused():
+    game = random_game("tchela", 1, 400)
+    assert game.is_over and game.outcome is not None
+    data = record_data(game)
+    data["moves"].append({"ply": len(data["moves"]) + 1, "seat": 0, "move": "open1"})
+    with pytest.raises(RecordError) as error:
+        load_record(data)
+    assert error.value.ply == len(data["moves"])
+    assert "after the game ended" in error.value.reason
+
+
+def test_a_result_the_moves_do_not_give_is_refused():
+    game = random_game("tchela", 1, 400)
+    assert game.outcome is not None and game.outcome.winners
+    data = record_data(game)
+    loser = 1 - game.outcome.winners[0]
+    data["result"]["winners"] = [loser]
+    with pytest.raises(RecordError) as error:
+        load_record(data)
+    assert error.value.ply == len(data["moves"])
+    assert "is not what the moves give" in error.value.reason
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"format": "pgn"}, "not a game record"),
+        ({"version": RECORD_VERSION + 1}, "not one this program reads"),
+        ({"game": "go"}, "unknown game 'go'"),
+        ({"variants": ["giant"]}, "unknown variant 'giant'"),
+        ({"seats": 5}, "not 5"),
+        ({"moves": {"1": "a"}}, "moves must be a list"),
+    ],
+)
+def test_malformed_records_are_refused_as_a_whole(change, words):
+    data = record_data(random_game("tchela", 2, 4)) | change
+    with pytest.raises(RecordError) as error:
+        load_record(data)
+    assert error.value.ply is None
+    assert words in str(error.value)
+
+
+def test_not_json_is_refused():
+    with pytest.raises(RecordError, match="not JSON"):
+        load_record("{ nope")
+
+
+def test_replay_up_to_a_ply_matches_the_game_then():
+    game = random_game("sachidjun", 9, 40)
+    record = record_from_game(game)
+    middle = record.replay(10)
+    assert middle.moves() == game.moves()[:10]
+    assert middle.outcome is None
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_replay_from_an_earlier_ply_is_the_same_as_from_the_start(key):
+    game = random_game(key, 11, 60)
+    record = record_from_game(game)
+    total = len(record.moves)
+    for first, then in [(0, 5), (5, 5), (5, 30), (30, total - 1), (30, total), (total - 1, total)]:
+        earlier = record.replay(first)
+        went_on = record.replay(then, start=(first, earlier))
+        assert went_on.to_dict() == record.replay(then).to_dict(), (first, then)
+
+
+def test_replay_steps_from_checkpoints_match_a_replay_from_the_start():
+    from types import SimpleNamespace
+
+    from bot.records import CHECKPOINT_EVERY, replay_frame
+    from render import render_png
+
+    game = random_game("chebache", 12, 3 * CHECKPOINT_EVERY)
+    row = SimpleNamespace(
+        id=1,
+        version=9,
+        state=game.to_json(),
+        players=(1, 2),
+        draw_offer_seat=None,
+        created_at=0.0,
+        updated_at=0.0,
+    )
+    record = record_from_game(game)
+    total = len(record.moves)
+    for ply in [5, CHECKPOINT_EVERY, CHECKPOINT_EVERY + 1, 0, total - 1, total, 4]:
+        frame = replay_frame(row, ply, render_png)
+        expected = record.replay(ply)
+        assert frame.ply == ply and frame.total == total
+        assert frame.caption.splitlines()[-1] == expected.status_line(), ply
+        assert frame.image == render_png(expected), ply
+    # Another game under the same id and version (another database) is not mixed up.
+    other = random_game("chebache", 13, 3 * CHECKPOINT_EVERY)
+    row.state = other.to_json()
+    frame = replay_frame(row, 5, None)
+    assert frame.caption.splitlines()[-1] == record_from_game(other).replay(5).status_line()
