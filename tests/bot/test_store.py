@@ -254,6 +254,7 @@ PLAN_PARAMS = {
 }
 
 
+@pytest.mark.sqlite_only  # SQLite's plans; PostgreSQL's: test_store_pg.py
 async def test_every_hot_query_uses_an_index(store):
     for number in range(30):  # enough rows that a scan would be a real choice
         status = "finished" if number % 3 else "active"
