@@ -86,7 +86,15 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     play.add_argument("--out", metavar="DIR", help="folder for the board images")
 
     run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
-    return {"legal": legal, "show": show, "play": play, "run": run}
+
+    migrate = argparse.ArgumentParser(
+        prog="idzeva migrate-db",
+        description="copy a stopped bot's SQLite database into an empty PostgreSQL one, then"
+        " verify it",
+    )
+    migrate.add_argument("--from", dest="source", required=True, metavar="SQLITE_PATH")
+    migrate.add_argument("--to", dest="target", required=True, metavar="POSTGRES_URL")
+    return {"legal": legal, "show": show, "play": play, "run": run, "migrate-db": migrate}
 
 
 USAGE = """usage: idzeva COMMAND ...
@@ -97,6 +105,8 @@ commands:
   play  GAME [--variant V]... [--position FILE] [--out DIR]
                                    hot-seat play in the terminal
   run                              start the Discord bot (token from .env)
+  migrate-db --from SQLITE_PATH --to POSTGRES_URL
+                                   copy the bot's data to PostgreSQL, then verify it
 """
 
 
@@ -494,7 +504,35 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     return run_bot()
 
 
-COMMANDS = {"legal": cmd_legal, "show": cmd_show, "play": cmd_play, "run": cmd_run}
+def cmd_migrate_db(args: argparse.Namespace, out: TextIO) -> int:
+    import asyncio
+
+    from bot.storage import is_postgres, sqlite_path
+    from bot.store import StoreError
+
+    if not is_postgres(args.target):
+        raise CliError(f"--to must be a postgresql:// URL, not {args.target!r}", 2)
+    try:
+        from bot.migrate_db import migrate_db
+
+        report = asyncio.run(migrate_db(sqlite_path(args.source), args.target))
+    except ImportError as error:
+        message = f"PostgreSQL needs asyncpg: pip install 'idzeva[postgres]' ({error})"
+        raise CliError(message, 1) from None
+    except StoreError as error:
+        raise CliError(str(error), 1) from None
+    for line in report.lines():
+        print(line, file=out)
+    return 1 if report.problems else 0
+
+
+COMMANDS = {
+    "legal": cmd_legal,
+    "show": cmd_show,
+    "play": cmd_play,
+    "run": cmd_run,
+    "migrate-db": cmd_migrate_db,
+}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

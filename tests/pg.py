@@ -41,7 +41,7 @@ class PgServer:
         db = await asyncpg.connect(self.url())
         try:
             if template:
-                await db.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+                await db.execute(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
             else:
                 await db.execute(f"CREATE DATABASE {name}")
         finally:
