@@ -118,8 +118,10 @@ def main(rounds: int = 200) -> None:
 
     folder = Path(tempfile.mkdtemp(prefix="idzeva-bench-pg-"))
     folder.chmod(0o755)
-    runtime = folder / "run"
-    runtime.mkdir(mode=0o700)
+    # pgserver's lock file, written again at exit: one lasting folder private to this user
+    # (where pgserver would fall back to), not the run's folder, which is removed.
+    runtime = Path(tempfile.gettempdir()) / f"idzeva-pgserver-{os.getuid()}"
+    runtime.mkdir(mode=0o700, exist_ok=True)
     os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime))
     server = pgserver.get_server(folder / "pgdata", cleanup_mode="stop")
     try:

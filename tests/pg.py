@@ -71,8 +71,10 @@ def start() -> PgServer:
     must be able to reach it (pytest's own folders are private to their owner)."""
     folder = Path(tempfile.mkdtemp(prefix="idzeva-pg-"))
     folder.chmod(0o755)
-    runtime = folder / "run"  # pgserver's lock file: a folder private to this user
-    runtime.mkdir(mode=0o700)
+    # pgserver's lock file, written again at exit: one lasting folder private to this user
+    # (where pgserver would fall back to), not the run's folder, which is removed.
+    runtime = Path(tempfile.gettempdir()) / f"idzeva-pgserver-{os.getuid()}"
+    runtime.mkdir(mode=0o700, exist_ok=True)
     os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime))
     try:
         import pgserver
