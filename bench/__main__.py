@@ -1,6 +1,6 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines, gif, load, render, service, storage
+from . import engines, gif, load, render, service, storage, store_backends
 
 engines.main()
 render.main()
@@ -8,3 +8,4 @@ service.main()
 load.main()
 storage.main()
 gif.main()
+store_backends.main()

@@ -19,7 +19,8 @@ from games import DiceSpec
 
 from .config import Settings
 from .service import GameService, Notice
-from .store import Store, StoreError
+from .storage import GameStore, open_store
+from .store import StoreError
 from .workers import Workers
 
 log = logging.getLogger("idzeva")
@@ -70,14 +71,14 @@ class IdzevaBot(commands.Bot):
         self.clock = clock
         self.roller = roller
         self.tick_seconds = tick_seconds
-        self.store: Store | None = None
+        self.store: GameStore | None = None
         self.service: GameService = None  # type: ignore[assignment]  # set in setup_hook
         # Set here, not in setup_hook: a harness that wraps the tree's handler (SimCord records
         # errors that way) attaches before login, and must not have its wrapper replaced.
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.db_path)
+        self.store = await open_store(self.settings.db_path)
         self.service = GameService(
             self.store,
             settings=self.settings,
@@ -176,7 +177,7 @@ def run_bot() -> int:
 
 
 async def check_database(path: str) -> None:
-    """Open (creating or upgrading) the database and run ``PRAGMA quick_check`` on it;
-    ``StoreError`` says what is wrong."""
-    store = await Store.open(path, check=True)
+    """Open (creating or upgrading) the database and check it (SQLite: ``PRAGMA
+    quick_check``; PostgreSQL: every table read once); ``StoreError`` says what is wrong."""
+    store = await open_store(path, check=True)
     await store.close()

@@ -136,6 +136,14 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     images.add_argument("--gif", metavar="FILE", help="write the whole game as a GIF here")
 
     run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
+
+    migrate = argparse.ArgumentParser(
+        prog="idzeva migrate-db",
+        description="copy a stopped bot's SQLite database into an empty PostgreSQL one, then"
+        " verify it",
+    )
+    migrate.add_argument("--from", dest="source", required=True, metavar="SQLITE_PATH")
+    migrate.add_argument("--to", dest="target", required=True, metavar="POSTGRES_URL")
     return {
         "legal": legal,
         "show": show,
@@ -144,6 +152,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
         "arena": arena,
         "replay": replay,
         "run": run,
+        "migrate-db": migrate,
     }
 
 
@@ -162,6 +171,8 @@ commands:
   replay RECORD [--ply N] [--png FILE | --gif FILE]
                                    a game record at any ply, or as an animated GIF
   run                              start the Discord bot (token from .env)
+  migrate-db --from SQLITE_PATH --to POSTGRES_URL
+                                   copy the bot's data to PostgreSQL, then verify it
 """
 
 
@@ -798,6 +809,28 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     return run_bot()
 
 
+def cmd_migrate_db(args: argparse.Namespace, out: TextIO) -> int:
+    import asyncio
+
+    from bot.storage import is_postgres, sqlite_path
+    from bot.store import StoreError
+
+    if not is_postgres(args.target):
+        raise CliError(f"--to must be a postgresql:// URL, not {args.target!r}", 2)
+    try:
+        from bot.migrate_db import migrate_db
+
+        report = asyncio.run(migrate_db(sqlite_path(args.source), args.target))
+    except ImportError as error:
+        message = f"PostgreSQL needs asyncpg: pip install 'idzeva[postgres]' ({error})"
+        raise CliError(message, 1) from None
+    except StoreError as error:
+        raise CliError(str(error), 1) from None
+    for line in report.lines():
+        print(line, file=out)
+    return 1 if report.problems else 0
+
+
 COMMANDS = {
     "legal": cmd_legal,
     "show": cmd_show,
@@ -806,6 +839,7 @@ COMMANDS = {
     "arena": cmd_arena,
     "replay": cmd_replay,
     "run": cmd_run,
+    "migrate-db": cmd_migrate_db,
 }
 
 

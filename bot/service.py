@@ -22,7 +22,8 @@ from games.base import DiceSpec, IllegalMove, LogEntry
 
 from . import records, workers
 from .config import Settings
-from .store import ChallengeRow, GameRow, Store
+from .storage import GameStore
+from .store import ChallengeRow, GameRow
 from .workers import Action, Snapshot, Workers
 
 log = logging.getLogger(__name__)
@@ -194,7 +195,7 @@ def default_renderer(game: Game) -> bytes:
 class GameService:
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         *,
         settings: Settings,
         clock: Clock = time.time,

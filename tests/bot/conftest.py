@@ -1,4 +1,8 @@
-"""Fixtures for the storage and service tests: a file database, a fake clock and renderer."""
+"""Fixtures for the storage and service tests: a database, a fake clock and renderer.
+
+Every test that uses ``store`` (or ``service``) runs twice, on SQLite and on PostgreSQL
+(``tests/conftest.py``).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,10 @@ import pytest
 
 from bot.config import Settings
 from bot.service import BoardView, GameService
-from bot.store import Store, decode_state
+from bot.storage import open_store
+from bot.store import decode_state
 from games import Shax
+from tests.conftest import in_thread  # noqa: F401  (re-exported for the store tests)
 from tests.fakes import START, FakeClock, QueuedRoller  # noqa: F401  (START re-exported)
 
 HOUR = 3600.0
@@ -45,8 +51,8 @@ def roller() -> QueuedRoller:
 
 
 @pytest.fixture
-async def store(db_path):
-    store = await Store.open(db_path)
+async def store(store_url):
+    store = await open_store(store_url)
     yield store
     await store.close()
 

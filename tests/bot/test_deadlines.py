@@ -1,8 +1,23 @@
+import asyncio
+
 import pytest
 
-from bot.service import NotAllowed
+from bot.config import Settings
+from bot.service import GameService, NotAllowed
+from bot.storage import open_store
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, HOUR, shax_result, start_game
+from .conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAY,
+    GUILD,
+    HOUR,
+    fake_renderer,
+    shax_result,
+    start_game,
+)
 
 
 async def test_reminders_once_per_turn(service, clock):
@@ -75,3 +90,30 @@ async def test_a_move_restarts_the_claim_clock(service, clock):
     assert [n.kind for n in notices] == ["reminder", "claimable"]
     board = await service.claim_timeout(board.game_id, ALICE, guild_id=GUILD)
     assert board.result == shax_result(lambda game: game.claim_timeout(0))
+
+
+async def test_two_processes_ticking_at_once_send_each_notice_once(
+    service, store, clock, roller, store_url
+):
+    """Two bots on one database (each its own store: a second process) run the clock at
+    the same moment: every reminder, claim notice and challenge expiry is sent by one."""
+    games = [await start_game(service) for _ in range(4)]
+    pending = [
+        await service.create_challenge(
+            guild_id=GUILD, channel_id=CHANNEL, kind="shax", challenger_id=ALICE, opponent_id=BOB
+        )
+        for _ in range(3)
+    ]
+    clock.advance(7 * DAY)  # every game is due a reminder and a claim notice
+    async with await open_store(store_url) as other_store:
+        other = GameService(
+            other_store, settings=Settings(), clock=clock, roller=roller, renderer=fake_renderer
+        )
+        first, second = await asyncio.gather(service.tick(), other.tick())
+        sent = sorted((n.kind, n.game_id or 0, n.challenge_id or 0) for n in first + second)
+        assert sent == sorted(
+            [("reminder", board.game_id, 0) for board in games]
+            + [("claimable", board.game_id, 0) for board in games]
+            + [("challenge_expired", 0, challenge.challenge_id) for challenge in pending]
+        )
+        assert await asyncio.gather(service.tick(), other.tick()) == [[], []]

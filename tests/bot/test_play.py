@@ -13,7 +13,8 @@ from bot.service import (
     ServiceError,
     StaleBoard,
 )
-from bot.store import Store, decode_state
+from bot.storage import open_store
+from bot.store import decode_state
 from games import Shax
 
 from .conftest import (
@@ -130,7 +131,7 @@ async def test_double_submit(service):
         await service.move(board.game_id, ALICE, "d2", guild_id=GUILD)
 
 
-async def test_concurrent_moves_in_one_process(service, db_path):
+async def test_concurrent_moves_in_one_process(service, store):
     board = await start_game(service)
     results = await asyncio.gather(
         *(service.move(board.game_id, ALICE, move, guild_id=GUILD) for move in ("d2", "a1", "g7")),
@@ -138,23 +139,41 @@ async def test_concurrent_moves_in_one_process(service, db_path):
     )
     assert sum(not isinstance(result, Exception) for result in results) == 1
     assert all(isinstance(r, StaleBoard | NotAllowed) for r in results if isinstance(r, Exception))
-    assert stored(db_path, board.game_id)[0] == 2
-    assert len(stored_log(db_path)) == 1
+    assert (await store.get_game(board.game_id)).version == 2
+    assert len(await store.moves(board.game_id)) == 1
 
 
-async def test_concurrent_moves_from_two_processes(service, clock, roller, db_path):
+async def test_concurrent_moves_from_two_processes(service, store, clock, roller, store_url):
+    """A second store on the same database (SQLite file or PostgreSQL), as a second
+    process holds: of the same turn's two moves, exactly one is applied."""
     board = await start_game(service)
-    async with await Store.open(db_path) as other_store:
+    async with await open_store(store_url) as other_store:
         other = GameService(
             other_store, settings=Settings(), clock=clock, roller=roller, renderer=fake_renderer
         )
-        results = await asyncio.gather(
-            service.move(board.game_id, ALICE, "d2", guild_id=GUILD, expected_version=1),
-            other.move(board.game_id, ALICE, "a1", guild_id=GUILD, expected_version=1),
-            return_exceptions=True,
-        )
-    assert sorted(type(result).__name__ for result in results) == ["BoardView", "StaleBoard"]
-    assert len(stored_log(db_path)) == 1
+        for version, (mine, theirs) in enumerate([("d2", "a1"), ("g7", "d7")], start=1):
+            results = await asyncio.gather(
+                service.move(
+                    board.game_id,
+                    board.to_move_user,
+                    mine,
+                    guild_id=GUILD,
+                    expected_version=version,
+                ),
+                other.move(
+                    board.game_id,
+                    board.to_move_user,
+                    theirs,
+                    guild_id=GUILD,
+                    expected_version=version,
+                ),
+                return_exceptions=True,
+            )
+            names = sorted(type(result).__name__ for result in results)
+            assert names == ["BoardView", "StaleBoard"], results
+            [board] = [result for result in results if not isinstance(result, Exception)]
+    assert (await store.get_game(board.game_id)).version == 3
+    assert len(await store.moves(board.game_id)) == 2
 
 
 async def test_resign(service, db_path):

@@ -254,6 +254,7 @@ PLAN_PARAMS = {
 }
 
 
+@pytest.mark.sqlite_only  # SQLite's plans; PostgreSQL's: test_store_pg.py
 async def test_every_hot_query_uses_an_index(store):
     for number in range(30):  # enough rows that a scan would be a real choice
         status = "finished" if number % 3 else "active"
@@ -373,6 +374,7 @@ async def test_a_sound_database_passes_the_check(db_path):
         assert len(await store.games_of_user(GUILD, 11)) == 1
 
 
+@pytest.mark.sqlite_only  # SQLite's second, read-only connection (PostgreSQL: MVCC)
 async def test_reads_do_not_wait_for_a_write_in_progress(store):
     game_id = await insert_game(store)
     async with store._write() as db:  # a move being committed (its fsync, with FULL)

@@ -86,8 +86,10 @@ def dice() -> QueuedRoller:
 
 
 @pytest.fixture
-async def make_bot(db_path, clock, dice):
-    """Builds a fresh bot on the same database and clock (a restart uses a new one).
+async def make_bot(store_url, clock, dice):
+    """Builds a fresh bot on the same database and clock (a restart uses a new one). Each
+    test runs on SQLite and on PostgreSQL (``tests/conftest.py``); one that asks for
+    ``db_path`` reads the SQLite file, and runs on SQLite only.
 
     SimCord detaches a bot without calling ``close()``, so the stores are closed here, after
     the env has shut down: an open aiosqlite connection is a non-daemon thread that would keep
@@ -95,7 +97,7 @@ async def make_bot(db_path, clock, dice):
     """
     # Workers in a thread (a pool: test_worker_processes). No GIF at each game's end (its test turns
     # it on: tests/discord/test_records.py).
-    settings = Settings(db_path=db_path, workers=0, game_gifs=False)
+    settings = Settings(db_path=store_url, workers=0, game_gifs=False)
     built = []
 
     def build():

@@ -1,0 +1,115 @@
+"""Which store ``IDZEVA_DB`` names, and the interface both stores offer the service.
+
+- ``postgresql://...`` (or ``postgres://...``): ``PostgresStore`` (bot/store_pg.py, asyncpg:
+  ``pip install 'idzeva[postgres]'``), for several processes sharing one database.
+- a path, ``:memory:`` or ``sqlite:///path``: ``Store`` (bot/store.py), the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from games.base import LogEntry
+
+from .store import ChallengeRow, GameRow, MoveRow, Store, StoreError
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite:///"
+
+
+class GameStore(Protocol):
+    """What the service and the bot use of a store (``Store`` and ``PostgresStore``)."""
+
+    async def close(self) -> None: ...
+
+    async def insert_game(self, **columns: Any) -> int: ...
+
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    async def game_version(self, game_id: int) -> tuple[int, int] | None: ...
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        new_log_entries: Iterable[tuple[int, LogEntry]] = (),
+        **columns: Any,
+    ) -> bool: ...
+
+    async def set_game_fields(self, game_id: int, **columns: Any) -> bool: ...
+
+    async def mark_notified(self, game_id: int, version: int, flag: str) -> bool: ...
+
+    async def moves(self, game_id: int) -> list[MoveRow]: ...
+
+    async def games_of_user(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        include_finished: bool = False,
+        limit: int | None = None,
+    ) -> list[GameRow]: ...
+
+    async def game_in_thread(self, guild_id: int, thread_id: int) -> GameRow | None: ...
+
+    async def games_to_remind(self, now: float) -> list[GameRow]: ...
+
+    async def games_claimable(self, now: float) -> list[GameRow]: ...
+
+    async def query_plan(self, name: str, params: Sequence[Any]) -> list[str]: ...
+
+    async def insert_challenge(self, **columns: Any) -> int: ...
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None: ...
+
+    async def update_challenge(
+        self,
+        challenge_id: int,
+        *,
+        expected_status: str | None = None,
+        expected_accepted: Sequence[int] | None = None,
+        **columns: Any,
+    ) -> bool: ...
+
+    async def accept_challenge(
+        self, challenge_id: int, now: float, **game_columns: Any
+    ) -> int | None: ...
+
+    async def challenges_expired(self, now: float) -> list[ChallengeRow]: ...
+
+
+def is_postgres(url: str) -> bool:
+    return url.strip().lower().startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_path(url: str) -> str:
+    """The file an SQLite ``IDZEVA_DB`` names: ``sqlite:///rel.db`` is ``rel.db``,
+    ``sqlite:////abs/x.db`` is ``/abs/x.db``; anything else is a path already."""
+    url = url.strip()
+    if url.lower().startswith(SQLITE_SCHEME):
+        return url[len(SQLITE_SCHEME) :] or ":memory:"
+    if "://" in url:
+        scheme = url.split("://", 1)[0]
+        raise StoreError(
+            f"IDZEVA_DB names an unknown kind of database ({scheme}://): use a file path,"
+            " sqlite:///path or postgresql://..."
+        )
+    return url
+
+
+async def open_store(url: str, *, check: bool = False) -> GameStore:
+    """Open (creating or upgrading) the store ``url`` names; ``StoreError`` says what is
+    wrong, in one line."""
+    if is_postgres(url):
+        try:
+            from .store_pg import PostgresStore
+        except ImportError as error:
+            raise StoreError(
+                "IDZEVA_DB names a PostgreSQL database, which needs asyncpg:"
+                " pip install 'idzeva[postgres]'"
+            ) from error
+        return await PostgresStore.open(url.strip(), check=check)
+    return await Store.open(sqlite_path(url), check=check)

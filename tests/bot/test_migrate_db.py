@@ -1,0 +1,142 @@
+"""``idzeva migrate-db``: an SQLite bot's data into PostgreSQL, copied then verified."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+
+import asyncpg
+import pytest
+
+from bot.cli import main
+from bot.store import Store
+from bot.store_pg import PostgresStore
+from games import Shax
+
+from .conftest import START, in_thread
+from .test_store_upgrade import GUILD, PLAYERS, old_games
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    url = in_thread(pg_server.new_database)
+    yield url
+    in_thread(pg_server.drop_database, url)
+
+
+async def fill(db_path: str) -> list[int]:
+    """Every game of ``old_games()`` (some finished, one resigned) and two challenges."""
+    game_ids = []
+    async with await Store.open(db_path) as store:
+        for number, game in enumerate(old_games()):
+            players = [PLAYERS[(number + seat) % len(PLAYERS)] for seat in range(game.seats)]
+            finished = game.is_over
+            game_ids.append(
+                await store.insert_game(
+                    guild_id=GUILD,
+                    channel_id=3,
+                    thread_id=100 + number,
+                    kind=game.key,
+                    players=players,
+                    state=game.to_json(),
+                    status="finished" if finished else "active",
+                    result=game.result_text() if finished else None,
+                    created_at=START,
+                    updated_at=START + number,
+                    remind_at=START + 3600.5,
+                )
+            )
+        for status in ("pending", "accepted"):
+            await store.insert_challenge(
+                guild_id=GUILD,
+                channel_id=3,
+                kind="tchela",
+                challenger_id=PLAYERS[0],
+                opponent_id=PLAYERS[1],
+                first="random",
+                status=status,
+                created_at=START,
+                expires_at=START + 60,
+                game_id=game_ids[0] if status == "accepted" else None,
+                partners=(PLAYERS[2], None),
+                options={"colour": "white"},
+            )
+    return game_ids
+
+
+async def migrate(db_path: str, url: str) -> tuple[int, str]:
+    """The command as typed (in a thread: it runs its own event loop)."""
+    out = io.StringIO()
+    code = await asyncio.to_thread(main, ["migrate-db", "--from", db_path, "--to", url], out)
+    return code, out.getvalue()
+
+
+async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
+    game_ids = await fill(db_path)
+    games = len(old_games())
+    seats = sum(game.seats for game in old_games())
+    code, text = await migrate(db_path, pg_url)
+    assert (code, text) == (
+        0,
+        f"copied {games} games, 2 challenges\nverified: {games} games replay to their state\n",
+    )
+    async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:
+        for game_id in game_ids:
+            assert await after.get_game(game_id) == await before.get_game(game_id)
+        for user in PLAYERS:
+            assert await after.games_of_user(GUILD, user, include_finished=True) == (
+                await before.games_of_user(GUILD, user, include_finished=True)
+            )
+        for challenge_id in (1, 2):
+            assert await after.get_challenge(challenge_id) == await before.get_challenge(
+                challenge_id
+            )
+        # New rows continue after the copied ids.
+        new_id = await after.insert_game(
+            guild_id=GUILD,
+            channel_id=3,
+            kind="shax",
+            players=PLAYERS[:2],
+            state=Shax().to_json(),
+            created_at=START,
+            updated_at=START,
+        )
+        assert new_id == max(game_ids) + 1
+    db = await asyncpg.connect(pg_url)
+    try:
+        assert await db.fetchval("SELECT COUNT(*) FROM seats") == seats + 2
+    finally:
+        await db.close()
+
+
+async def test_a_database_that_is_not_empty_is_left_alone(db_path, pg_url):
+    await fill(db_path)
+    assert (await migrate(db_path, pg_url))[0] == 0
+    assert await migrate(db_path, pg_url) == (1, "")
+    db = await asyncpg.connect(pg_url)
+    try:
+        assert await db.fetchval("SELECT COUNT(*) FROM games") == len(old_games())
+    finally:
+        await db.close()
+
+
+async def test_a_game_whose_record_does_not_give_its_state_is_reported(db_path, pg_url):
+    game_ids = await fill(db_path)
+    # A Shax state whose log says one move while its board shows another position.
+    game = Shax()
+    game.push(game.legal_moves()[0])
+    data = json.loads(game.to_json())
+    data["log"] = []
+    async with await Store.open(db_path) as store:
+        assert await store.update_game(game_ids[0], 1, state=json.dumps(data))
+    code, text = await migrate(db_path, pg_url)
+    assert code == 1
+    assert text.splitlines()[-1] == (
+        f"problem: game {game_ids[0]}: its record replays to another position than its stored state"
+    )
+
+
+def test_the_target_must_be_postgresql(db_path, capsys):
+    assert main(["migrate-db", "--from", db_path, "--to", "other.db"]) == 2
+    assert capsys.readouterr().err == "idzeva: --to must be a postgresql:// URL, not 'other.db'\n"

@@ -1,0 +1,280 @@
+"""The PostgreSQL store on a real server (pgserver): what differs from SQLite.
+
+The shared behaviour (games, seats, challenges, the service on top) runs on both backends
+through the ``store`` fixture; here: migrations and the schema version, several stores
+(as several processes would hold) racing on one game, the query plans, opening by URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+
+from bot import store as sqlite_store
+from bot.storage import open_store, sqlite_path
+from bot.store import Store, StoreError
+from bot.store_pg import MIGRATIONS, QUERIES, PostgresStore, display_url
+
+from .conftest import START, in_thread
+from .test_store import GUILD, insert_game, one_line, shax_state
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A fresh database, migrated (copied from the template)."""
+    url = in_thread(pg_server.new_database)
+    yield url
+    in_thread(pg_server.drop_database, url)
+
+
+@pytest.fixture
+def empty_url(pg_server):
+    """A fresh database with no schema at all."""
+    url = in_thread(pg_server.new_database, None)
+    yield url
+    in_thread(pg_server.drop_database, url)
+
+
+async def sql(url: str, query: str, *args):
+    """Run SQL on the database directly, as another process would."""
+    db = await asyncpg.connect(url)
+    try:
+        return await db.fetch(query, *args)
+    finally:
+        await db.close()
+
+
+async def tables(url: str) -> set[str]:
+    rows = await sql(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+    return {row[0] for row in rows}
+
+
+async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_database(empty_url):
+    assert len(MIGRATIONS) == len(sqlite_store.MIGRATIONS) == 3
+    async with await PostgresStore.open(empty_url) as store:
+        assert await store.schema_version() == 3
+    assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(3,)]
+    assert await tables(empty_url) == {"games", "seats", "challenges", "idzeva_schema"}
+
+
+async def test_a_new_migration_runs_once_and_a_failing_one_rolls_back(empty_url):
+    async with await PostgresStore.open(empty_url):
+        pass
+    migrations = [*MIGRATIONS, "ALTER TABLE games ADD COLUMN note TEXT;"]
+    for _ in range(2):  # the second open must not try to add the column again
+        async with await PostgresStore.open(empty_url, migrations) as store:
+            assert await store.schema_version() == 4
+    broken = [*migrations, "CREATE TABLE half (x INTEGER);\nSELECT * FROM no_such_table;"]
+    with pytest.raises(StoreError) as caught:
+        await PostgresStore.open(empty_url, broken)
+    shown = display_url(empty_url)
+    assert one_line(caught) == (
+        f"cannot upgrade the database {shown} to schema version 5:"
+        ' relation "no_such_table" does not exist'
+    )
+    assert "half" not in await tables(empty_url)
+    assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(4,)]
+
+
+async def test_processes_starting_together_migrate_once(empty_url):
+    stores = await asyncio.gather(*(PostgresStore.open(empty_url) for _ in range(4)))
+    for store in stores:
+        assert await store.schema_version() == 3
+        await store.close()
+    assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(3,)]
+
+
+async def test_a_database_from_a_newer_bot_is_refused(empty_url):
+    async with await PostgresStore.open(empty_url, [*MIGRATIONS, "CREATE TABLE later (x INT);"]):
+        pass
+    with pytest.raises(StoreError) as caught:
+        await PostgresStore.open(empty_url)
+    assert one_line(caught) == (
+        f"the database {display_url(empty_url)} has schema version 4, newer than this bot's 3:"
+        " run the newer bot"
+    )
+
+
+async def test_no_server_is_one_line_without_the_password():
+    url = "postgresql://idzeva:hunter2@127.0.0.1:9/idzeva"  # port 9 (discard): nothing listens
+    with pytest.raises(StoreError) as caught:
+        await open_store(url)
+    text = one_line(caught)
+    assert text.startswith("cannot connect to the database postgresql://idzeva:***@127.0.0.1:9/")
+    assert "hunter2" not in text
+
+
+async def test_a_missing_database_is_refused(pg_server):
+    url = pg_server.url("no_such_database")
+    with pytest.raises(StoreError) as caught:
+        await open_store(url)
+    assert one_line(caught) == (
+        f'cannot connect to the database {url}: database "no_such_database" does not exist'
+    )
+
+
+async def test_open_store_picks_the_backend_from_the_url(tmp_path, empty_url):
+    assert sqlite_path("sqlite:///idzeva.db") == "idzeva.db"
+    assert sqlite_path("sqlite:////srv/idzeva.db") == "/srv/idzeva.db"
+    assert sqlite_path("./idzeva.db") == "./idzeva.db"
+    with pytest.raises(StoreError) as caught:
+        sqlite_path("mysql://localhost/idzeva")
+    assert one_line(caught) == (
+        "IDZEVA_DB names an unknown kind of database (mysql://): use a file path,"
+        " sqlite:///path or postgresql://..."
+    )
+    store = await open_store(f"sqlite:///{tmp_path / 'x.db'}")
+    assert isinstance(store, Store) and (tmp_path / "x.db").exists()
+    await store.close()
+    store = await open_store(empty_url, check=True)
+    assert isinstance(store, PostgresStore)
+    await store.close()
+    assert await tables(empty_url) >= {"games", "seats", "challenges"}
+
+
+# ---- several processes on one database -------------------------------------------------
+
+
+async def test_two_stores_racing_on_one_game_never_both_win(pg_url):
+    """Two processes (each its own pool) send the same turn's move at once: exactly one
+    is applied, every time, and the record holds each move once."""
+    moves = ["d2", "a1", "g7", "d7", "a4", "g4", "b2", "f2"]
+    async with await open_store(pg_url) as first, await open_store(pg_url) as second:
+        game_id = await insert_game(first)
+        for version in range(1, len(moves) + 1):
+            state = shax_state(*moves[:version])
+            results = await asyncio.gather(
+                first.update_game(game_id, version, state=state, updated_at=START + version),
+                second.update_game(game_id, version, state=state, updated_at=START + version),
+            )
+            assert sorted(results) == [False, True]
+        assert (await second.get_game(game_id)).version == len(moves) + 1
+        assert [move.move for move in await first.moves(game_id)] == moves
+
+
+async def test_many_racing_writers_one_winner_per_version(store):
+    """Ten writers on one pool (ten connections) race for each version of a game."""
+    game_id = await insert_game(store)
+    for version in range(1, 4):
+        results = await asyncio.gather(
+            *(store.update_game(game_id, version, state=f"{version}-{n}") for n in range(10))
+        )
+        assert results.count(True) == 1
+    assert (await store.get_game(game_id)).version == 4
+
+
+async def test_a_reminder_is_marked_by_exactly_one_process(pg_url):
+    async with await open_store(pg_url) as first, await open_store(pg_url) as second:
+        game_ids = [await insert_game(first, remind_at=START - 1) for _ in range(20)]
+        due = await second.games_to_remind(START)
+        assert [row.id for row in due] == game_ids
+        results = await asyncio.gather(
+            *(
+                store.mark_notified(row.id, row.version, "reminded")
+                for row in due
+                for store in (first, second)
+            )
+        )
+        assert [results[2 * n] + results[2 * n + 1] for n in range(20)] == [1] * 20
+        assert await first.games_to_remind(START) == []
+        # A move after the reminder (a new version) does not let an old scan mark it again.
+        assert await first.update_game(game_ids[0], 1, reminded=0)
+        assert not await second.mark_notified(game_ids[0], 1, "reminded")
+
+
+async def test_a_locked_game_is_skipped_not_waited_for(pg_url):
+    """While one process holds a game's row (a move in progress), another's reminder does
+    not wait for it: it reports "not marked" at once, and the next tick tries again."""
+    async with await open_store(pg_url) as store:
+        game_id = await insert_game(store, remind_at=START - 1)
+        holder = await asyncpg.connect(pg_url)
+        try:
+            transaction = holder.transaction()
+            await transaction.start()
+            await holder.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            marked = await asyncio.wait_for(store.mark_notified(game_id, 1, "reminded"), 5)
+            assert marked is False
+            await transaction.rollback()
+        finally:
+            await holder.close()
+        assert await store.mark_notified(game_id, 1, "reminded")
+
+
+# ---- the seats trigger and the query plans ---------------------------------------------
+
+
+async def test_seats_follow_games_changed_outside_the_store(pg_url):
+    async with await open_store(pg_url) as store:
+        game_id = await insert_game(store, players=(11, 22))
+        await sql(
+            pg_url,
+            "UPDATE games SET players = '[11, 33]', status = 'finished' WHERE id = $1",
+            game_id,
+        )
+        assert await store.games_of_user(GUILD, 22, include_finished=True) == []
+        [row] = await store.games_of_user(GUILD, 33, include_finished=True)
+        assert (row.id, row.status) == (game_id, "finished")
+        await sql(pg_url, "DELETE FROM games WHERE id = $1", game_id)
+        assert await sql(pg_url, "SELECT COUNT(*) FROM seats") == [(0,)]
+
+
+PLAN_PARAMS = {
+    "get_game": (1,),
+    "game_version": (1,),
+    "games_of_user": (GUILD, 11, 20),
+    "active_games_of_user": (GUILD, 11, None),
+    "game_in_thread": (GUILD, 77),
+    "games_to_remind": (START,),
+    "games_claimable": (START,),
+    "moves": (1,),
+    "get_challenge": (1,),
+    "challenges_expired": (START,),
+}
+
+# The index each query must use (by name), on a table too big to scan.
+PLAN_INDEXES = {
+    "get_game": "games_pkey",
+    "game_version": "games_pkey",
+    "games_of_user": "seats_by_user",
+    "active_games_of_user": "seats_by_user",
+    "game_in_thread": "games_by_thread",
+    "games_to_remind": "games_to_remind",
+    "games_claimable": "games_to_claim",
+    "moves": "games_pkey",
+    "get_challenge": "challenges_pkey",
+    "challenges_expired": "challenges_by_status",
+}
+
+
+async def test_every_hot_query_uses_its_index(pg_url):
+    # 20,000 games (a third active, reminded long ago) and 5,000 challenges, most settled.
+    await sql(
+        pg_url,
+        "INSERT INTO games (guild_id, channel_id, thread_id, kind, players, state, status,"
+        " result, created_at, updated_at, remind_at, reminded, claim_at, claim_notified)"
+        " SELECT 1 + n % 50, 2, n, 'shax', '[' || n || ', ' || (n + 1) || ']', '\\x00',"
+        " CASE WHEN n % 3 = 0 THEN 'active' ELSE 'finished' END, NULL, n, n, n, 1, n, 1"
+        " FROM generate_series(1, 20000) AS n",
+    )
+    await sql(
+        pg_url,
+        "INSERT INTO challenges (guild_id, channel_id, kind, challenger_id, opponent_id, first,"
+        " status, created_at, expires_at)"
+        " SELECT 1, 2, 'shax', n, n + 1, 'me',"
+        " CASE WHEN n % 100 = 0 THEN 'pending' ELSE 'declined' END, n, n + 60"
+        " FROM generate_series(1, 5000) AS n",
+    )
+    await sql(pg_url, "ANALYZE")
+    assert set(PLAN_PARAMS) == set(QUERIES) == set(PLAN_INDEXES)
+    async with await open_store(pg_url) as store:
+        for name, params in PLAN_PARAMS.items():
+            plan = " | ".join(await store.query_plan(name, params))
+            assert "Seq Scan" not in plan, (name, plan)
+            assert f"using {PLAN_INDEXES[name]} " in plan.replace("Index Only", "Index"), (
+                name,
+                plan,
+            )
+        plan = " | ".join(await store.query_plan("games_of_user", PLAN_PARAMS["games_of_user"]))
+        assert "Sort" not in plan  # read in the index's order, then LIMIT
