@@ -45,10 +45,10 @@ LEVELS: dict[str, Level] = {
         "easy", 0.1, {"default": 2, "jikaida": 0, "chebache": 0, "sachidjun": 0}, strong=False
     ),
     "normal": Level(
-        "normal", 0.9, {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 2}, strong=True
+        "normal", 0.9, {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0}, strong=True
     ),
     "hard": Level(
-        "hard", 4.5, {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 2}, strong=True
+        "hard", 4.5, {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0}, strong=True
     ),
 }
 DEFAULT_LEVEL = "normal"
