@@ -246,15 +246,15 @@ def report(mode: str, figures: dict[str, float], baseline: float | None) -> list
     """The figures of one mode; ``baseline``: the threads' actions/s in the same run (the
     comparison that the machine's load does not skew)."""
     cores = os.cpu_count() or 1
-    rate = (
-        f"  actions/s {figures['rate']:8.1f}   {figures['rate'] / TODAY:.2f}x today's {TODAY:.0f}/s"
-    )
+    # The target is the issue's: 1.8x the 69 actions/s measured on the code before the pool.
+    # On a busy machine that comparison is skewed by the neighbours, so the ratio to the
+    # threads of this same run is printed beside it.
+    speedup = figures["rate"] / TODAY
+    rate = f"  actions/s {figures['rate']:8.1f}   {speedup:.2f}x today's {TODAY:.0f}/s"
     if baseline:
-        speedup = figures["rate"] / baseline
-        rate += (
-            f", {speedup:.2f}x threads in this run   "
-            f"target >= {TARGETS['speedup']}x {_mark(speedup >= TARGETS['speedup'])}"
-        )
+        rate += f", {figures['rate'] / baseline:.2f}x threads in this run"
+    if mode != "threads":
+        rate += f"   target >= {TARGETS['speedup']}x {_mark(speedup >= TARGETS['speedup'])}"
     lines = [
         f"{mode}: {figures['actions']:.0f} actions in {BURSTS} bursts of {GAMES} games at once",
         rate,
