@@ -22,22 +22,8 @@ import time
 from collections.abc import Callable
 
 from games import new_game
-from search.arena import Tally, arena, percentile
+from search.arena import SETUPS, Tally, arena, percentile
 
-SETUPS = [
-    ("shax", (), 2),
-    ("shax", ("two-removals",), 2),
-    ("tchela", (), 2),
-    ("tchela", ("4x6",), 2),
-    ("tchela", ("two-stores",), 2),
-    ("sachidjun", (), 2),
-    ("sachidjun", (), 3),
-    ("sachidjun", ("tameg-pair",), 3),
-    ("sachidjun", (), 4),
-    ("chebache", (), 2),
-    ("jikaida", ("pastang",), 2),
-    ("jikaida", (), 2),
-]
 MATCHES = [("normal", "random"), ("normal", "easy"), ("hard", "normal")]
 BUDGET = {"easy": 0.3, "normal": 2.0, "hard": 8.0}
 

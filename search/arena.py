@@ -18,6 +18,21 @@ RANDOM = "random"
 PLAYERS = (*LEVELS, RANDOM)
 # A game still running after this many moves is scored as a draw (none of the games has
 # reached it against the bot; random against random can wander in Poron Jikaida).
+# (game, variants, seats): every game and variant the bot plays (arena and tests).
+SETUPS = [
+    ("shax", (), 2),
+    ("shax", ("two-removals",), 2),
+    ("tchela", (), 2),
+    ("tchela", ("4x6",), 2),
+    ("tchela", ("two-stores",), 2),
+    ("sachidjun", (), 2),
+    ("sachidjun", (), 3),
+    ("sachidjun", ("tameg-pair",), 3),
+    ("sachidjun", (), 4),
+    ("chebache", (), 2),
+    ("jikaida", ("pastang",), 2),
+    ("jikaida", (), 2),
+]
 MAX_PLIES = 3000
 
 

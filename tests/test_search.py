@@ -18,24 +18,8 @@ from games.sachidjun import Sachidjun
 from games.shax import Shax
 from games.tchela import Tchela
 from search import Search, best_move, evaluate
-from search.arena import arena, wilson
+from search.arena import SETUPS, arena, wilson
 from search.fastcopy import clone
-
-# (game, variants, seats): every game and variant the bot must play.
-SETUPS = [
-    ("shax", (), 2),
-    ("shax", ("two-removals",), 2),
-    ("tchela", (), 2),
-    ("tchela", ("4x6",), 2),
-    ("tchela", ("two-stores",), 2),
-    ("sachidjun", (), 2),
-    ("sachidjun", (), 3),
-    ("sachidjun", ("tameg-pair",), 3),
-    ("sachidjun", (), 4),
-    ("chebache", (), 2),
-    ("jikaida", (), 2),
-    ("jikaida", ("pastang",), 2),
-]
 
 
 def random_position(setup: tuple, seed: int, plies: int) -> Game:
