@@ -323,6 +323,7 @@ class GameService:
             status="active",
             created_at=now,
             updated_at=now,
+            options=row.options,
             **self._new_turn(now),
         )
         if game_id is None:  # answered or expired meanwhile

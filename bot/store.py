@@ -149,6 +149,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_to_claim ON games (claim_at)
         WHERE status = 'active' AND claim_notified = 0;
     """,
+    # 4: per-game settings (a JSON object), copied from the challenge's options when it is
+    # accepted: what the players chose for this game (colour, and later time per move,
+    # rated or not, bot levels). One column for all of them: none is searched by.
+    """
+    ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    """,
 ]
 
 # Migration 3 and its triggers use json_each: built into SQLite since 3.38 (and in most
@@ -177,6 +183,7 @@ _LISTED_GAME = (
     " games.kind, games.variants, games.players, games.version, games.status, games.result,"
     " games.created_at, games.updated_at, games.turn_started_at, games.remind_at,"
     " games.reminded, games.claim_at, games.claim_notified, games.draw_offer_seat,"
+    " games.options,"
     " CASE WHEN games.status = 'finished' AND games.result IS NOT NULL THEN ''"
     " ELSE games.state END AS state"
 )
@@ -257,12 +264,14 @@ class GameRow:
     claim_at: float | None
     claim_notified: int
     draw_offer_seat: int | None
+    options: dict[str, Any]  # per-game settings, from the challenge (migration 4)
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:
         data = _known_columns(cls, row)
         data["variants"] = tuple(json.loads(data["variants"]))
         data["players"] = tuple(json.loads(data["players"]))
+        data["options"] = dict(json.loads(data["options"]))
         data["state"] = decode_state(data["state"])
         return cls(**data)
 

@@ -155,6 +155,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_to_claim ON games (claim_at)
         WHERE status = 'active' AND claim_notified = 0;
     """,
+    # 4: per-game settings, copied from the challenge's options.
+    """
+    ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    """,
 ]
 
 # Taken (per transaction) by every migration: processes starting together upgrade in turn.
@@ -169,6 +173,7 @@ _LISTED_GAME = (
     " games.kind, games.variants, games.players, games.version, games.status, games.result,"
     " games.created_at, games.updated_at, games.turn_started_at, games.remind_at,"
     " games.reminded, games.claim_at, games.claim_notified, games.draw_offer_seat,"
+    " games.options,"
     " CASE WHEN games.status = 'finished' AND games.result IS NOT NULL THEN "
     f"{_EMPTY_STATE}"
     " ELSE games.state END AS state"

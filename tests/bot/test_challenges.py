@@ -57,6 +57,15 @@ async def test_accept_creates_the_game(service):
     assert (await service.get_challenge(view.challenge_id)).status == "accepted"
 
 
+async def test_the_challenges_options_become_the_games_settings(service, store):
+    view = await challenge(service, kind="chebache", options={"colour": "black"})
+    board = await service.accept_challenge(view.challenge_id, BOB)
+    assert (await store.get_game(board.game_id)).options == {"colour": "black"}
+    plain = await challenge(service)
+    board = await service.accept_challenge(plain.challenge_id, BOB)
+    assert (await store.get_game(board.game_id)).options == {}
+
+
 async def test_them_first_gives_white_to_the_opponent(service):
     board = await start_game(service, first="them")
     assert board.players == (BOB, ALICE)
