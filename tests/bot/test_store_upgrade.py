@@ -96,7 +96,7 @@ async def test_every_game_upgrades_loads_the_same_and_replays(db_path):
     assert len(moves_before) == sum(len(game.log) for game in games) > 500
 
     async with await Store.open(db_path) as store:
-        assert await store.pragma("user_version") == 3
+        assert await store.pragma("user_version") == len(MIGRATIONS)
         service = GameService(store, settings=Settings(), renderer=fake_renderer)
         for (game_id, state, version, status, players), game in zip(
             rows_before, games, strict=True
