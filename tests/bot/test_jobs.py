@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.jobs import KEEP_DONE_SECONDS, Outbox, once
 
-from .conftest import DAY, start_game
+from .conftest import DAY, raw_sql, start_game
 
 LEASE = 120.0
 
@@ -112,3 +112,23 @@ async def test_a_reminder_found_stale_is_not_sent(service, store, clock):
         store.games_to_remind = original
     clock.advance(LEASE)
     assert await Outbox(store, clock).take() == []
+
+
+async def test_due_jobs_are_found_through_their_partial_index(store, db_path, clock):
+    """The outbox's scan reads only undone jobs, in lease order (SQLite's plan; the bench
+    prints PostgreSQL's)."""
+    a = outbox(store, clock, "a")
+    for number in range(50):
+        await a.add(f"k{number}", {})
+        if number % 2:
+            await a.done(f"k{number}")
+    plan = " | ".join(
+        row[3]
+        for row in raw_sql(
+            db_path,
+            "EXPLAIN QUERY PLAN SELECT key FROM jobs WHERE done_at IS NULL AND lease_until <= ?"
+            " AND attempts < ? ORDER BY lease_until LIMIT ?",
+            (clock(), 5, 100),
+        )
+    )
+    assert "USING INDEX jobs_due" in plan and "TEMP B-TREE" not in plan, plan

@@ -53,3 +53,12 @@ async def test_a_process_without_shard_0_leaves_the_sync_to_the_one_with_it():
     bot = create_bot(Settings(shard_count=4, shard_ids=(1, 2), workers=0))
     # Never started (no store): it must not need one to decide.
     assert await bot.sync_commands() is False
+
+
+def test_idzeva_sync_without_a_token_says_how_to_get_one(monkeypatch, tmp_path, capsys):
+    from bot.cli import main
+
+    monkeypatch.chdir(tmp_path)  # no .env
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["sync"]) == 1
+    assert capsys.readouterr().err.startswith("No Discord token found (DISCORD_TOKEN in .env).")
