@@ -18,7 +18,7 @@ from games.base import LogEntry
 
 from .conftest import START, raw_sql
 
-TABLES = {"games", "challenges", "seats"}
+TABLES = {"games", "challenges", "seats", "jobs", "bot_values"}
 GUILD, OTHER_GUILD = 1, 2
 
 
