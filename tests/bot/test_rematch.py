@@ -13,9 +13,23 @@ import pytest
 
 from bot.service import BoardView, ChallengeView, GameService, NotAllowed, NotFound, ServiceError
 from bot.store import MIGRATIONS, Store
+from bot.store_pg import MIGRATIONS as PG_MIGRATIONS
+from bot.store_pg import PostgresStore
 from tests.fakes import QueuedRoller
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, HOUR, OTHER_GUILD, START, raw_sql
+from .conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAY,
+    GUILD,
+    HOUR,
+    OTHER_GUILD,
+    START,
+    in_thread,
+    raw_sql,
+)
 
 DAVE = 1_234_567_890_123_456_784
 
@@ -384,3 +398,40 @@ async def test_the_migration_keeps_the_challenges_and_frees_the_opponent(db_path
         assert (await store.get_challenge(opened)).is_open
     indexes = raw_sql(db_path, "SELECT name FROM sqlite_master WHERE tbl_name = 'challenges'")
     assert {name for (name,) in indexes} >= {"challenges_by_status", "challenges_rematch"}
+
+
+async def test_the_postgresql_migration_keeps_the_challenges_and_frees_the_opponent(pg_server):
+    url = in_thread(pg_server.new_database, None)  # no schema at all
+    try:
+        async with await PostgresStore.open(url, PG_MIGRATIONS[:4]) as old:
+            kept = await old.insert_challenge(
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                kind="shax",
+                challenger_id=ALICE,
+                opponent_id=BOB,
+                first="them",
+                status="pending",
+                created_at=START,
+                expires_at=START + DAY,
+                options={"rated": False},
+            )
+        async with await PostgresStore.open(url) as store:
+            after = await store.get_challenge(kept)
+            assert (after.challenger_id, after.opponent_id, after.first) == (ALICE, BOB, "them")
+            assert after.options == {"rated": False}
+            assert after.seats is None and after.rematch_of is None
+            opened = await store.insert_challenge(
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                kind="shax",
+                challenger_id=ALICE,
+                opponent_id=None,
+                first="me",
+                status="pending",
+                created_at=START,
+                expires_at=START + DAY,
+            )
+            assert (await store.get_challenge(opened)).is_open
+    finally:
+        in_thread(pg_server.drop_database, url)

@@ -194,3 +194,54 @@ async def test_every_challenge_command_opens_a_challenge_without_an_opponent(wor
     # Not in a game's thread either.
     match = await start_game(w)
     refused(await w.carol.slash(match.where, "shax challenge"), "This thread belongs to Shax")
+
+
+async def test_a_team_rematch_is_asked_by_any_player_and_accepted_by_the_others(world, dice):
+    w = world
+    dave = w.guild.add_member(w.env.create_user("dave"))
+    message = public(
+        await w.alice.slash(
+            w.channel, "sachi challenge", opponent=w.bob, partner=w.carol, opponent_partner=dave
+        )
+    )
+    # The draw of test_sachidjun: Carol raža and Alice čadra play veradi, Bob raža and Dave
+    # čadra tameg.
+    dice.queued += [(5, 2), (4, 4), (2, 7), (8, 3)]
+    for member in (w.bob, dave, w.carol):
+        await member.click(message, label="Accept")
+    [thread] = [t for t in w.channel.threads if t.id == message.id]
+    final = public(await dave.slash(thread, "game resign"))
+    assert final.content.startswith("Game over: ") and labels(final) == ["Rematch"]
+    eve = w.guild.add_member(w.env.create_user("eve"))
+    refused(await eve.click(final, label="Rematch"), "Only the players of game #1")
+
+    refused(await dave.click(final, label="Rematch"), "Rematch sent")
+    posted = w.channel.last_message
+    # Dave asks, with his partner Bob, against Carol and Alice. The sides swap: Bob raža and
+    # Dave čadra play veradi, Carol raža and Alice čadra tameg.
+    assert posted.content == (
+        f"{w.carol.mention} {w.bob.mention} {w.alice.mention}, {dave.mention} asks for a"
+        " rematch of Šačidjun #1!"
+    )
+    text = description(posted)
+    assert text.startswith(
+        f"{dave.mention} and {w.bob.mention} challenge {w.carol.mention} and {w.alice.mention}.\n"
+        f"Rematch of game #1, sides swapped: {w.bob.mention} Veradi raža, {w.carol.mention}"
+        f" Tameg raža, {dave.mention} Veradi čadra, {w.alice.mention} Tameg čadra\n"
+    )
+    refused(await dave.click(posted, label="Accept"), "Only")
+    calls = len(dice.calls)
+    for member in (w.alice, w.carol, w.bob):
+        await member.click(posted, label="Accept")
+    [new_thread] = [t for t in w.channel.threads if t.id == posted.id]
+    [board] = [
+        m
+        for m in new_thread.history()
+        if m.embeds and "Šačidjun · game #2" in (m.embeds[0].title or "")
+    ]
+    assert field_value(board, "Veradi raža") == w.bob.mention
+    assert field_value(board, "Tameg raža") == w.carol.mention
+    assert field_value(board, "Veradi čadra") == dave.mention
+    assert field_value(board, "Tameg čadra") == w.alice.mention
+    assert board.content == f"{w.bob.mention}, your turn to roll (2d8)."
+    assert len(dice.calls) == calls  # no draw: the rematch fixed the seats
