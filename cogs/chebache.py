@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import GameCog, first_choices
+from .game_cog import OPEN_HELP, GameCog, first_choices
 from .ui import refuse
 
 END_REFUSED = (
@@ -27,14 +27,14 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
 
     @app_commands.command(description="Challenge someone to a game of Chebache")
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent=OPEN_HELP,
         first="Who plays White (White moves first); random by default",
     )
     @app_commands.choices(first=first_choices("White"))
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         first: app_commands.Choice[str] | None = None,
     ) -> None:
         await play.challenge(interaction, self.kind, opponent, first.value if first else "random")

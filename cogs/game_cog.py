@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from . import play
 
+OPEN_HELP = "Who you want to play; leave it empty for an open challenge (anyone here)"
 RANDOM_FIRST = app_commands.Choice(name="random (drawn by the server)", value="random")
 
 

@@ -75,14 +75,14 @@ class SachidjunCog(
 
     @app_commands.command(description="Challenge someone (and partners) to a game of Šačidjun")
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent="Who you want to play; empty: an open one-against-one challenge (anyone here)",
         partner="Your partner (plays one colour of your side)",
         opponent_partner="Your opponent's partner",
     )
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         partner: discord.Member | None = None,
         opponent_partner: discord.Member | None = None,
     ) -> None:

@@ -251,6 +251,7 @@ PLAN_PARAMS = {
     "moves": (1,),
     "get_challenge": (1,),
     "challenges_expired": (START,),
+    "rematch_of": (1,),
 }
 
 

@@ -81,8 +81,8 @@ async def test_timeout_claim(world):
     won = public(await w.alice.click(offer, label="Claim the win"))
     assert won.channel.id == match.where.id
     assert won.content == "Game over: White wins: timeout"
-    assert labels(won) == []
-    assert [labels(m) for m in boards(match.where)] == [[], [], []]
+    assert labels(won) == ["Rematch"]
+    assert [labels(m) for m in boards(match.where)] == [[], [], ["Rematch"]]
     refused(await w.alice.click(offer, label="Claim the win"), "This game is over")
     refused(await w.bob.slash(match.where, "shax move", move="d6"), "This game is over")
     # The week's wait included a day: Bob was reminded once. A finished game never again.
