@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from discord.ext import commands, tasks
 from games import DiceSpec
 
 from .config import Settings
+from .opponent import Opponent
 from .service import GameService, Notice
 from .storage import GameStore, open_store
 from .store import StoreError
@@ -73,6 +75,7 @@ class IdzevaBot(commands.Bot):
         self.tick_seconds = tick_seconds
         self.store: GameStore | None = None
         self.service: GameService = None  # type: ignore[assignment]  # set in setup_hook
+        self.opponent: Opponent | None = None  # the bot's own seats (set in setup_hook)
         # Set here, not in setup_hook: a harness that wraps the tree's handler (SimCord records
         # errors that way) attaches before login, and must not have its wrapper replaced.
         self.tree.on_error = self.on_app_command_error
@@ -85,7 +88,15 @@ class IdzevaBot(commands.Bot):
             clock=self.clock,
             roller=self.roller,
             workers=Workers(self.settings.workers),
+            bot_user_id=self.user.id if self.user else None,
         )
+        if self.user is not None:
+            self.opponent = Opponent(
+                self.service,
+                self.user.id,
+                workers=Workers(search_processes(self.settings.workers)),
+                iterations=self.settings.bot_iterations,
+            )
         from cogs.ui import DYNAMIC_ITEMS  # the composition root knows the cogs by name
 
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -105,6 +116,8 @@ class IdzevaBot(commands.Bot):
 
     async def close(self) -> None:
         self.deadlines.cancel()
+        if self.opponent is not None:
+            await self.opponent.close()
         if self.service is not None:
             await self.service.close()
         if self.store is not None:
@@ -134,6 +147,10 @@ class IdzevaBot(commands.Bot):
                 await post_notice(self, notice)
             except discord.HTTPException:
                 log.warning("could not post notice %s", notice)
+        # The first run is at start-up: the bot plays where it was to move when it stopped.
+        from cogs.opponent import play_waiting_games
+
+        await play_waiting_games(self)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
@@ -149,6 +166,14 @@ class IdzevaBot(commands.Bot):
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             pass
+
+
+def search_processes(workers: int | None) -> int:
+    """The bot opponent's own pool (its searches take seconds; the players' moves never wait
+    behind them): half the cores, at least one; 0 (threads) when the service uses threads."""
+    if workers == 0:
+        return 0
+    return max(1, (os.cpu_count() or 2) // 2)
 
 
 def create_bot(settings: Settings | None = None, **options) -> IdzevaBot:

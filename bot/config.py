@@ -65,6 +65,10 @@ class Settings:
     workers: int | None = None
     # Post the animated GIF of each game when it ends (IDZEVA_GAME_GIFS=0 turns it off).
     game_gifs: bool = True
+    # The bot opponent's search: a fixed number of iterations per move instead of its level's
+    # clock (IDZEVA_BOT_ITERATIONS; for tests and demos, where a move must be quick and the
+    # same on every machine). None: each level's own time budget.
+    bot_iterations: int | None = None
 
     @classmethod
     def from_env(
@@ -83,6 +87,7 @@ class Settings:
             docs_url=env.get("IDZEVA_DOCS_URL", "").strip() or DEFAULT_DOCS_URL,
             workers=_workers(env),
             game_gifs=env.get("IDZEVA_GAME_GIFS", "1").strip().lower() not in ("0", "no", "off"),
+            bot_iterations=_bot_iterations(env),
         )
 
 
@@ -101,6 +106,13 @@ def _workers(env: Mapping[str, str]) -> int | None:
     if workers is not None and workers < 0:
         raise ValueError(f"IDZEVA_WORKERS must be 0 (threads) or more, not {workers}")
     return workers
+
+
+def _bot_iterations(env: Mapping[str, str]) -> int | None:
+    iterations = _optional_int(env, "IDZEVA_BOT_ITERATIONS")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"IDZEVA_BOT_ITERATIONS must be 1 or more, not {iterations}")
+    return iterations
 
 
 def _duration(env: Mapping[str, str], name: str, unit: float, default: float) -> float:
