@@ -30,6 +30,8 @@ from bot.opponent import Opponent
 from bot.service import BoardView, GameService
 from bot.store import Store
 from bot.workers import Workers
+from games import Game, new_game
+from search import bot_turn
 from search.arena import percentile
 
 from .service import seeded_roller
@@ -78,6 +80,7 @@ async def run(name: str, level: str, moves: int, seed: int) -> dict[str, list[fl
         opponent = Opponent(service, IDZEVA, workers=searches)
         try:
             await service.legal_moves(*await start(service, kind, variants, BOB))  # warm pools
+            await searches.run(bot_turn, Game.to_json(new_game("shax", ())), "easy", 0, 5)
             game_id, _ = await start(service, kind, variants, IDZEVA, level)
             board = await service.board(game_id, GUILD, with_image=False)
             while not board.finished and len(times["bot"]) < moves:

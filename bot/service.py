@@ -675,7 +675,7 @@ class GameService:
             if not await self._store.mark_notified(row.id, row.version, "reminded"):
                 continue
             mover, _ = self._mover_and_waiting(row)
-            if mover is None:
+            if mover is None or mover == self.bot_user_id:  # the bot opponent needs no nudge
                 continue
             since = _since(row.turn_started_at)
             text = f"<@{mover}>, it is your turn in {_title(row.kind)} #{row.id}{since}."
@@ -688,7 +688,7 @@ class GameService:
             if not await self._store.mark_notified(row.id, row.version, "claim_notified"):
                 continue
             mover, waiting = self._mover_and_waiting(row)
-            if mover is None or waiting is None:
+            if mover is None or waiting is None or waiting == self.bot_user_id:
                 continue
             text = (
                 f"<@{waiting}>, <@{mover}> has not moved in {_title(row.kind)} #{row.id}"

@@ -22,7 +22,7 @@ from bot.workers import Workers
 from games import DiceSpec, load_game
 from search import bot_turn
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, fake_renderer
+from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, fake_renderer
 
 IDZEVA = 1_234_567_890_123_456_700  # the bot's own user
 ITERATIONS = 20
@@ -392,6 +392,17 @@ async def test_two_processes_playing_the_bots_turn_write_it_once(service, store_
     assert len(played) == 1 and played[0].version == 2  # the loser posts nothing
     row = await service.board(board.game_id, GUILD)
     assert row.version == 2 and row.to_move_user == ALICE
+
+
+async def test_nobody_reminds_the_bot_nor_offers_it_a_claim(service, clock):
+    await bot_game(service, first="them")  # the bot to move, and it does not (it is down)
+    clock.advance(8 * DAY)
+    # No "it is your turn" for the bot; Alice may claim the win, as against anyone.
+    assert [(n.kind, n.user_id) for n in await service.tick()] == [("claimable", ALICE)]
+    await bot_game(service)  # Alice to move, and she does not
+    clock.advance(8 * DAY)
+    # Her reminder; no claim offered to the bot, which claims nothing.
+    assert [(n.kind, n.user_id) for n in await service.tick()] == [("reminder", ALICE)]
 
 
 async def test_a_move_for_a_finished_game_is_refused(service):

@@ -110,6 +110,14 @@ async def test_a_whole_shax_game_against_the_bot_with_a_restart_while_it_is_to_m
             assert new == [mine]  # the human's mill: Alice removes next; or the game is over
         assert human_moves < 200
     assert restarted
+    # It showed itself typing in the game's thread before each of its boards.
+    replies = [m for m in shown if played_by(idzeva, "easy") in description(m)]
+    typing = [
+        entry
+        for entry in w.env.http_requests
+        if entry.method == "POST" and entry.path == f"/channels/{thread.id}/typing"
+    ]
+    assert len(typing) >= len(replies) > 10
     # Every version was posted once, in order: the bot never played a move twice.
     assert [version(m) for m in boards(thread)] == list(range(1, len(shown) + 1))
     final = shown[-1]
