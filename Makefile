@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint format run bench bench-load arena clean
+.PHONY: install test lint format run bench bench-load bench-opponent arena clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ bench: $(STAMP)
 
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load
+
+# The bot opponent as players meet it: a human's move, then the bot's board, per level.
+bench-opponent: $(STAMP)
+	$(BIN)/python -m bench.opponent $(ARGS)
 
 # The bot's strength and thinking time per game (hours; see bench/arena.py for options).
 arena: $(STAMP)

@@ -25,9 +25,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from games import load_game
 from search import DEFAULT_LEVEL, LEVELS, bot_turn
 
-from .service import BoardView, GameService, StaleBoard
+from .service import BoardView, GameService, ServiceError, StaleBoard
 from .workers import Workers
 
 log = logging.getLogger(__name__)
@@ -154,6 +155,24 @@ class Opponent:
                 continue
             return self._signed(board, notes, level)
         return None
+
+    async def answer_draw(self, game_id: int, guild_id: int, offerer_id: int) -> BoardView | None:
+        """A draw offered to the bot's side: it declines (it plays on) when only its own seats
+        may answer; a person of its side answers for themselves (None: nothing done)."""
+        svc = self.service
+        board = await svc.board(game_id, guild_id, with_image=False)
+        if board.finished or offerer_id not in board.players or not board.bot_levels:
+            return None
+        _, saved = await svc.saved_game(game_id, guild_id)
+        game = load_game(saved)  # its teams only: no move generation
+        side = game.team_of(board.players.index(offerer_id))
+        answering = {user for seat, user in enumerate(board.players) if game.team_of(seat) != side}
+        if answering != {self.user_id}:
+            return None
+        try:
+            return await svc.answer_draw(game_id, self.user_id, False, guild_id=guild_id)
+        except ServiceError:  # no offer standing any more (a move cleared it meanwhile)
+            return None
 
     async def waiting(self, guild_ids: Iterable[int]) -> list[tuple[int, int]]:
         """(game, guild) of every active game in these guilds where the bot is to act: played

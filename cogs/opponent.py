@@ -27,6 +27,7 @@ from .ui import (
     home_channel,
     make_latest_board,
     post_game_gif,
+    refresh_board,
     send_in,
 )
 
@@ -133,6 +134,26 @@ async def post_bot_board(bot: IdzevaBot, board: BoardView) -> None:
 
 def board_key(board: BoardView) -> tuple[int, int]:
     return board.game_id, board.version
+
+
+async def answer_draw(
+    bot: IdzevaBot, board: BoardView, offerer_id: int, offer: discord.Message | None
+) -> None:
+    """A draw offered to the bot's side: it declines at once where it alone answers."""
+    opponent = bot.opponent
+    if opponent is None:
+        return
+    declined = await opponent.answer_draw(board.game_id, board.guild_id, offerer_id)
+    if declined is None:
+        return
+    if offer is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await offer.edit(
+                content=f"Draw offer declined by <@{opponent.user_id}>: it plays on.",
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+    await refresh_board(bot, declined)
 
 
 async def accept_for_bot(

@@ -521,11 +521,13 @@ async def offer_draw(interaction: discord.Interaction, game_id: int) -> None:
         "allowed_mentions": players_only(board),
     }
     here = interaction.channel if isinstance(interaction.channel, discord.abc.Messageable) else None
-    if await send_in(here, offer, game_id) is None:
-        await answer_publicly(interaction, offer)
+    posted = await send_in(here, offer, game_id)
+    if posted is None:
+        posted = await answer_publicly(interaction, offer)
     else:
         await done(interaction)
     await refresh_board(interaction.client, board)  # type: ignore[arg-type]
+    await opponent_side.answer_draw(interaction.client, board, interaction.user.id, posted)  # type: ignore[arg-type]
 
 
 async def answer_draw(interaction: discord.Interaction, game_id: int, accepted: bool) -> None:

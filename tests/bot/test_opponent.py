@@ -412,3 +412,34 @@ async def test_a_move_for_a_finished_game_is_refused(service):
         await service.play_turn(
             board.game_id, IDZEVA, ["d2"], guild_id=GUILD, expected_version=board.version + 1
         )
+
+
+async def test_the_bot_declines_a_draw_where_it_alone_answers(service, opponent, store):
+    board = await bot_game(service)
+    offered = await service.offer_draw(board.game_id, ALICE, guild_id=GUILD)
+    assert (await store.get_game(board.game_id)).draw_offer_seat == 0
+    declined = await opponent.answer_draw(board.game_id, GUILD, ALICE)
+    assert declined is not None and declined.version == offered.version + 1
+    assert (await store.get_game(board.game_id)).draw_offer_seat is None
+    assert not declined.finished
+    # No offer standing: nothing to answer.
+    assert await opponent.answer_draw(board.game_id, GUILD, ALICE) is None
+
+
+async def test_a_person_of_the_bots_side_answers_for_themselves(service, opponent, store, roller):
+    created = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        kind="sachi",
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        opponent_partner_id=IDZEVA,
+        bots=[IDZEVA],
+    )
+    await service.accept_challenge(created.challenge_id, IDZEVA)
+    roller.queued += [(6, 2), (1, 4)]  # Alice veradi; on the tameg pair the bot plays raža
+    board = await service.accept_challenge(created.challenge_id, BOB)
+    assert board.players == (ALICE, IDZEVA, BOB)
+    await service.offer_draw(board.game_id, ALICE, guild_id=GUILD)
+    assert await opponent.answer_draw(board.game_id, GUILD, ALICE) is None  # Bob answers
+    assert (await store.get_game(board.game_id)).draw_offer_seat == 0

@@ -191,3 +191,18 @@ async def test_the_level_is_for_the_bot_and_other_bots_still_cannot_play(world):
         )
         refused(result, "Bots cannot play; challenge people (or me,")
     assert w.channel.history() == []
+
+
+async def test_the_bot_declines_a_draw_offer_at_once(world):
+    w = world
+    idzeva = the_bot(w)
+    result = await w.alice.slash(w.channel, "tchela challenge", opponent=idzeva, first="me")
+    thread = thread_of(w, result.response)
+    [board] = [m for m in thread.history() if m.embeds]
+    offer = public(await w.alice.click(board, label="Offer draw"))
+    assert offer.content == f"Draw offer declined by {idzeva.mention}: it plays on."
+    assert labels(offer) == []
+    # The board's buttons follow the new version: Alice plays on from it.
+    latest = current(thread, board)
+    assert labels(latest) == BOARD_BUTTONS
+    refused(await w.alice.click(latest, label="Legal moves"), "Legal moves (")
