@@ -134,7 +134,15 @@ class IdzevaBot(commands.Bot):
         await self.wait_until_ready()
 
     async def run_deadlines(self) -> None:
-        """Post reminders, claim offers and expired challenges that are due."""
+        """Post reminders, claim offers and expired challenges that are due; the bot opponent
+        plays where it is to move (the first run is at start-up: where it was to move when
+        the process stopped)."""
+        from cogs.opponent import play_waiting_games
+
+        await self.post_notices()
+        await play_waiting_games(self)
+
+    async def post_notices(self) -> None:
         from cogs.notices import post_notice
 
         try:
@@ -147,10 +155,6 @@ class IdzevaBot(commands.Bot):
                 await post_notice(self, notice)
             except discord.HTTPException:
                 log.warning("could not post notice %s", notice)
-        # The first run is at start-up: the bot plays where it was to move when it stopped.
-        from cogs.opponent import play_waiting_games
-
-        await play_waiting_games(self)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 
 import pytest
 
@@ -443,3 +444,19 @@ async def test_a_person_of_the_bots_side_answers_for_themselves(service, opponen
     await service.offer_draw(board.game_id, ALICE, guild_id=GUILD)
     assert await opponent.answer_draw(board.game_id, GUILD, ALICE) is None  # Bob answers
     assert (await store.get_game(board.game_id)).draw_offer_seat == 0
+
+
+async def test_the_search_runs_in_a_worker_process_of_its_own(service, store):
+    pool = Workers(1)
+    opponent = Opponent(service, IDZEVA, workers=pool, iterations=ITERATIONS)
+    try:
+        board = await bot_game(service, first="them")
+        version, saved = await service.saved_game(board.game_id, GUILD)
+        reply = await opponent.step(board.game_id, GUILD)
+        [pid] = pool.pids()
+        assert pid != os.getpid()
+        assert reply is not None
+        assert reply.last_action == " ".join(expected_turn(saved, board.game_id, version))
+    finally:
+        await opponent.close()
+    assert pool.pids() == []
