@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint format run bench bench-load bench-scale arena clean
+.PHONY: install test lint format run bench bench-load bench-scale bench-opponent arena clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ bench-load: $(STAMP)
 # (1,000,000 finished games: several minutes; ARGS="--finished 100000" for a quicker run).
 bench-scale: $(STAMP)
 	$(BIN)/python -m bench.scale $(ARGS)
+
+# The bot opponent as players meet it: a human's move, then the bot's board, per level.
+bench-opponent: $(STAMP)
+	$(BIN)/python -m bench.opponent $(ARGS)
 
 # The bot's strength and thinking time per game (hours; see bench/arena.py for options).
 arena: $(STAMP)

@@ -10,6 +10,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from discord.ext import commands, tasks
 from games import DiceSpec
 
 from .config import Settings
+from .opponent import Opponent
 from .service import GameService, Notice
 from .storage import GameStore, open_store
 from .store import StoreError
@@ -80,6 +82,7 @@ class IdzevaBot(commands.Bot):
         self.tick_seconds = tick_seconds
         self.store: GameStore | None = None
         self.service: GameService = None  # type: ignore[assignment]  # set in setup_hook
+        self.opponent: Opponent | None = None  # the bot's own seats (set in setup_hook)
         # Set here, not in setup_hook: a harness that wraps the tree's handler (SimCord records
         # errors that way) attaches before login, and must not have its wrapper replaced.
         self.tree.on_error = self.on_app_command_error
@@ -92,7 +95,15 @@ class IdzevaBot(commands.Bot):
             clock=self.clock,
             roller=self.roller,
             workers=Workers(self.settings.workers),
+            bot_user_id=self.user.id if self.user else None,
         )
+        if self.user is not None:
+            self.opponent = Opponent(
+                self.service,
+                self.user.id,
+                workers=Workers(search_processes(self.settings.workers)),
+                iterations=self.settings.bot_iterations,
+            )
         from cogs.ui import DYNAMIC_ITEMS  # the composition root knows the cogs by name
 
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -126,6 +137,8 @@ class IdzevaBot(commands.Bot):
 
     async def close(self) -> None:
         self.deadlines.cancel()
+        if self.opponent is not None:
+            await self.opponent.close()
         if self.service is not None:
             await self.service.close()
         if self.store is not None:
@@ -142,8 +155,17 @@ class IdzevaBot(commands.Bot):
         await self.wait_until_ready()
 
     async def run_deadlines(self) -> None:
-        """Post reminders, claim offers and expired challenges that are due: each by one
-        process, and again by another if this one dies before it is sent (bot/jobs.py)."""
+        """Post reminders, claim offers and expired challenges that are due; the bot opponent
+        plays where it is to move (the first run is at start-up: where it was to move when
+        the process stopped)."""
+        from cogs.opponent import play_waiting_games
+
+        await self.post_notices()
+        await play_waiting_games(self)
+
+    async def post_notices(self) -> None:
+        """Post the notices that are due: each by one process, and again by another if this
+        one dies before it is sent (bot/jobs.py)."""
         from cogs.notices import post_notice
 
         async def send(notice: Notice) -> None:
@@ -171,6 +193,14 @@ class IdzevaBot(commands.Bot):
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             pass
+
+
+def search_processes(workers: int | None) -> int:
+    """The bot opponent's own pool (its searches take seconds; the players' moves never wait
+    behind them): half the cores, at least one; 0 (threads) when the service uses threads."""
+    if workers == 0:
+        return 0
+    return max(1, (os.cpu_count() or 2) // 2)
 
 
 class ShardedIdzevaBot(IdzevaBot, commands.AutoShardedBot):

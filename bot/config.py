@@ -69,6 +69,10 @@ class Settings:
     # IDZEVA_SHARD_IDS of them (all when unset). None: one plain, unsharded bot.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # The bot opponent's search: a fixed number of iterations per move instead of its level's
+    # clock (IDZEVA_BOT_ITERATIONS; for tests and demos, where a move must be quick and the
+    # same on every machine). None: each level's own time budget.
+    bot_iterations: int | None = None
 
     @classmethod
     def from_env(
@@ -88,6 +92,7 @@ class Settings:
             workers=_workers(env),
             game_gifs=env.get("IDZEVA_GAME_GIFS", "1").strip().lower() not in ("0", "no", "off"),
             **_shards(env),
+            bot_iterations=_bot_iterations(env),
         )
 
     @property
@@ -151,6 +156,13 @@ def _workers(env: Mapping[str, str]) -> int | None:
     if workers is not None and workers < 0:
         raise ValueError(f"IDZEVA_WORKERS must be 0 (threads) or more, not {workers}")
     return workers
+
+
+def _bot_iterations(env: Mapping[str, str]) -> int | None:
+    iterations = _optional_int(env, "IDZEVA_BOT_ITERATIONS")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"IDZEVA_BOT_ITERATIONS must be 1 or more, not {iterations}")
+    return iterations
 
 
 def _duration(env: Mapping[str, str], name: str, unit: float, default: float) -> float:

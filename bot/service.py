@@ -68,6 +68,7 @@ class BoardView:
     legal_count: int
     note: str | None = None  # what just happened that the position alone does not tell
     answers: tuple[tuple[str, str], ...] = ()  # (move, label) to offer as buttons
+    bot_levels: tuple[tuple[int, str], ...] = ()  # (seat, level) of seats the bot plays
 
 
 @dataclass(frozen=True)
@@ -212,11 +213,14 @@ class GameService:
         renderer: Renderer | None = None,
         workers: Workers | None = None,
         outbox: Outbox | None = None,
+        bot_user_id: int | None = None,
     ):
         """``workers``: where engine work and rendering run (default: a thread, for tests and
         tools; the bot passes a process pool, which needs a top-level ``renderer``).
-        ``outbox``: the once-only notices, shared with other processes (bot/jobs.py)."""
+        ``outbox``: the once-only notices, shared with other processes (bot/jobs.py).
+        ``bot_user_id``: the bot's own user, which may be challenged (``bot/opponent.py``)."""
         self._store = store
+        self.bot_user_id = bot_user_id
         self._settings = settings
         self._clock = clock
         self._roller = roller or system_roller
@@ -251,19 +255,26 @@ class GameService:
         options: dict[str, str] | None = None,
     ) -> ChallengeView:
         """A challenge to ``opponent_id``; team games may name a partner for either side
-        (every invited player must accept). ``bots``: invited users who are bots. Without
-        an opponent, the challenge is open (bot/challenges.py): one against one."""
+        (every invited player must accept). ``bots``: invited users who are bots; only the
+        bot's own user may play (any number of seats), with a ``level`` option. Without an
+        opponent, the challenge is open (bot/challenges.py): one against one."""
+        from . import opponent
+
         partners = (partner_id, opponent_partner_id)
         if opponent_id is None and partners != (None, None):
             from .challenges import OPEN_IS_ONE_AGAINST_ONE
 
             raise NotAllowed(OPEN_IS_ONE_AGAINST_ONE)
         invited = [p for p in (opponent_id, *partners) if p is not None]
-        if opponent_is_bot or set(bots) & set(invited):
-            raise NotAllowed("Bots cannot play; challenge people.")
+        bots = [*bots, *([opponent_id] if opponent_is_bot and opponent_id is not None else [])]
+        try:
+            options = opponent.check_challenge(self.bot_user_id, invited, bots, options or {})
+        except ValueError as error:
+            raise NotAllowed(str(error)) from None
         if challenger_id in invited:
             raise NotAllowed("You cannot challenge yourself or be your own partner.")
-        if len(set(invited)) != len(invited):
+        people = [user for user in invited if user != self.bot_user_id]
+        if len(set(people)) != len(people):
             raise NotAllowed("Each player can take only one place in a game.")
         if first not in FIRST_CHOICES:
             raise ServiceError("Who moves first must be `me`, `them` or `random`.")
@@ -332,6 +343,8 @@ class GameService:
                 _check_pending(await self._challenge(challenge_id), now)
                 raise ServiceError("Someone else answered at the same moment; click again.")
             return await self.get_challenge(challenge_id)
+        from . import opponent
+
         cls = _game_class(row.kind)
         players, variants, first_note = self._seat_players(row, cls)
         game = _new_game(cls, variants, len(players))
@@ -348,7 +361,7 @@ class GameService:
             status="active",
             created_at=now,
             updated_at=now,
-            options=row.options,
+            options=opponent.game_options(row.options, players, self.bot_user_id),
             taken_by=taker,
             **self._new_turn(now),
         )
@@ -635,6 +648,25 @@ class GameService:
         board, after = await self._apply(row, action)
         return replace(board, note=_roll_note(after, before.to_move, before.mover, dice))
 
+    async def play_turn(
+        self,
+        game_id: int,
+        user_id: int,
+        moves: Sequence[str],
+        *,
+        guild_id: int,
+        expected_version: int,
+    ) -> BoardView:
+        """Several moves of the same seat's turn (each checked as ``move`` checks one) as one
+        change of the version the mover saw: the bot opponent's whole turn."""
+        action = partial(_turn_action, user_id, tuple(moves))
+        return await self._change(game_id, guild_id, expected_version, action)
+
+    async def saved_game(self, game_id: int, guild_id: int) -> tuple[int, str]:
+        """The game's version and its saved state (``Game.to_json()``), for a search."""
+        row = await self._game_row(game_id, guild_id)
+        return row.version, row.state
+
     async def resign(
         self, game_id: int, user_id: int, *, guild_id: int, expected_version: int | None = None
     ) -> BoardView:
@@ -724,7 +756,7 @@ class GameService:
         for row in await self._store.games_to_remind(now):
             mark = partial(self._store.mark_notified, row.id, row.version, "reminded")
             mover, _ = self._mover_and_waiting(row)
-            if mover is None:
+            if mover is None or mover == self.bot_user_id:  # the bot opponent needs no nudge
                 await mark()
                 continue
             since = _since(row.turn_started_at)
@@ -744,7 +776,7 @@ class GameService:
         for row in await self._store.games_claimable(now):
             mark = partial(self._store.mark_notified, row.id, row.version, "claim_notified")
             mover, waiting = self._mover_and_waiting(row)
-            if mover is None or waiting is None:
+            if mover is None or waiting is None or waiting == self.bot_user_id:
                 await mark()
                 continue
             text = (
@@ -897,6 +929,7 @@ class GameService:
             dice_needed=None if spec is None else str(spec),
             legal_count=len(snapshot.legal),
             answers=snapshot.answers,
+            bot_levels=_bot_levels(row),
         )
 
     def _summary(self, row: GameRow) -> GameSummary:
@@ -1123,6 +1156,18 @@ def _move_action(user_id: int, text: str, row: GameRow, game: Game, now: float) 
     return {"draw_offer_seat": None}  # any move clears a pending draw offer
 
 
+def _turn_action(
+    user_id: int, moves: tuple[str, ...], row: GameRow, game: Game, now: float
+) -> dict[str, Any]:
+    if not moves:
+        raise IllegalMoveError("No move given.")
+    for text in moves:
+        if game.is_over:
+            break
+        _move_action(user_id, text, row, game, now)
+    return {"draw_offer_seat": None}
+
+
 def _roll_action(
     user_id: int, dice: tuple[int, ...], row: GameRow, game: Game, now: float
 ) -> dict[str, Any]:
@@ -1187,6 +1232,11 @@ def _illegal_message(text: str, exc: IllegalMove) -> str:
         more = len(exc.legal) - LEGAL_EXAMPLES
         message += f" Legal moves include {examples}" + (f" and {more} more." if more > 0 else ".")
     return message
+
+
+def _bot_levels(row: GameRow) -> tuple[tuple[int, str], ...]:
+    levels = row.options.get("bot_levels") or {}
+    return tuple(sorted((int(seat), str(level)) for seat, level in levels.items()))
 
 
 def _extra_fields(row: GameRow, game: Snapshot) -> Fields:

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import OPEN_HELP, GameCog, first_choices
+from .game_cog import LEVEL_CHOICES, LEVEL_HELP, OPEN_HELP, GameCog, first_choices, level_of
 from .ui import refuse
 
 END_REFUSED = (
@@ -29,15 +29,23 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
     @app_commands.describe(
         opponent=OPEN_HELP,
         first="Who plays White (White moves first); random by default",
+        level=LEVEL_HELP,
     )
-    @app_commands.choices(first=first_choices("White"))
+    @app_commands.choices(first=first_choices("White"), level=LEVEL_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.Member | None = None,
         first: app_commands.Choice[str] | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
-        await play.challenge(interaction, self.kind, opponent, first.value if first else "random")
+        await play.challenge(
+            interaction,
+            self.kind,
+            opponent,
+            first.value if first else "random",
+            level=level_of(level),
+        )
 
     @app_commands.command(description="Roll the two dice of your turn")
     @app_commands.describe(game="Which game")

@@ -17,6 +17,17 @@ from . import play
 
 OPEN_HELP = "Who you want to play; leave it empty for an open challenge (anyone here)"
 RANDOM_FIRST = app_commands.Choice(name="random (drawn by the server)", value="random")
+# The bot opponent's strength, for a challenge to the bot itself (search.LEVELS).
+LEVEL_CHOICES = [
+    app_commands.Choice(name="easy (quick, beatable)", value="easy"),
+    app_commands.Choice(name="normal (about a second a move)", value="normal"),
+    app_commands.Choice(name="hard (several seconds a move)", value="hard"),
+]
+LEVEL_HELP = "When you challenge me: how well I play (normal by default)"
+
+
+def level_of(level: app_commands.Choice[str] | None) -> str | None:
+    return level.value if level else None
 
 
 def first_choices(seat: str) -> list[app_commands.Choice[str]]:

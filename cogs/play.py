@@ -23,6 +23,7 @@ from bot.service import (
     ServiceError,
 )
 
+from . import opponent as opponent_side
 from .options import parse_game_option
 from .ui import (
     BoardButton,
@@ -215,9 +216,13 @@ async def challenge(
     partner: discord.Member | discord.User | None = None,
     opponent_partner: discord.Member | discord.User | None = None,
     options: dict[str, str] | None = None,
+    level: str | None = None,
 ) -> None:
+    """``level``: how well the bot plays, when it is challenged (it accepts at once)."""
     svc = service(interaction)
     invited = [user for user in (opponent, partner, opponent_partner) if user is not None]
+    if level is not None:
+        options = {**(options or {}), "level": level}
     try:
         await refuse_in_game_thread(interaction)
         created = await svc.create_challenge(
@@ -237,13 +242,21 @@ async def challenge(
         await answer_error(interaction, error)
         return
     await interaction.response.send_message(
-        content=challenge_content(created),
+        content=challenge_content(created, interaction.client.user.id),  # type: ignore[union-attr]
         embed=challenge_embed(created),
         view=challenge_view(created),
         allowed_mentions=players_only(created),
     )
     message = await interaction.original_response()
     await svc.set_challenge_message(created.challenge_id, message.id)
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    try:
+        board = await opponent_side.accept_for_bot(bot, created, message)
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    if board is not None:  # the bot was the last to accept: the game starts
+        await start_game(interaction, board, message)
 
 
 async def refuse_in_game_thread(interaction: discord.Interaction) -> None:
@@ -284,13 +297,21 @@ async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
         embed=challenge_embed(accepted, note=f"Accepted: game #{board.game_id}"),
         view=None,
     )
-    # The board goes into a new thread; where the bot cannot make one or cannot post in it,
-    # into the channel; failing that, as an answer to the click.
-    thread = await open_thread(interaction, board)
+    await start_game(interaction, board, interaction.message)
+
+
+async def start_game(
+    interaction: discord.Interaction, board: BoardView, challenge: discord.Message | None
+) -> None:
+    """Post the new game's first board: in a new thread on the challenge message; where the
+    bot cannot make one or cannot post in it, into the channel; failing that, as an answer to
+    the interaction. The bot opponent then plays, if it moves first."""
+    svc = service(interaction)
+    thread = await open_thread(interaction, board, challenge)
     message = await send_in(thread, board_message(board), board.game_id)
     if message is None:
         thread = None
-        channel = interaction.channel
+        channel = challenge.channel if challenge else interaction.channel
         if isinstance(channel, discord.abc.Messageable):
             message = await send_in(channel, board_message(board), board.game_id)
     if message is None:
@@ -300,15 +321,18 @@ async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
         thread_id=thread.id if thread else None,
         message_id=message.id if message else None,
     )
+    opponent_side.after_board(interaction.client, board)  # type: ignore[arg-type]
 
 
-async def open_thread(interaction: discord.Interaction, board: BoardView) -> discord.Thread | None:
+async def open_thread(
+    interaction: discord.Interaction, board: BoardView, challenge: discord.Message | None
+) -> discord.Thread | None:
     """A public thread for the game on the challenge message; None where threads can't be."""
-    if interaction.message is None or isinstance(interaction.channel, discord.Thread):
+    if challenge is None or isinstance(challenge.channel, discord.Thread):
         return None
     name = f"{board.title} #{board.game_id}"
     try:
-        return await interaction.message.create_thread(name=name, auto_archive_duration=10080)
+        return await challenge.create_thread(name=name, auto_archive_duration=10080)
     except (discord.HTTPException, ValueError):
         log.info("no thread for game %s; playing in the channel", board.game_id)
         return None
@@ -495,11 +519,13 @@ async def offer_draw(interaction: discord.Interaction, game_id: int) -> None:
         "allowed_mentions": players_only(board),
     }
     here = interaction.channel if isinstance(interaction.channel, discord.abc.Messageable) else None
-    if await send_in(here, offer, game_id) is None:
-        await answer_publicly(interaction, offer)
+    posted = await send_in(here, offer, game_id)
+    if posted is None:
+        posted = await answer_publicly(interaction, offer)
     else:
         await done(interaction)
     await refresh_board(interaction.client, board)  # type: ignore[arg-type]
+    await opponent_side.answer_draw(interaction.client, board, interaction.user.id, posted)  # type: ignore[arg-type]
 
 
 async def answer_draw(interaction: discord.Interaction, game_id: int, accepted: bool) -> None:

@@ -10,7 +10,8 @@ import discord
 
 from bot.service import ServiceError
 
-from .play import guild_id, service
+from . import opponent as opponent_side
+from .play import guild_id, service, start_game
 from .ui import (
     answer_error,
     answer_publicly,
@@ -35,7 +36,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
         await answer_error(interaction, error)
         return
     message = {
-        "content": challenge_content(created),
+        "content": challenge_content(created, interaction.client.user.id),  # type: ignore[union-attr]
         "embed": challenge_embed(created),
         "view": challenge_view(created),
         "allowed_mentions": players_only(created),
@@ -49,5 +50,13 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     elif interaction.channel_id != created.channel_id:
         link = message_link(created.guild_id, created.channel_id, posted.id)
         await tell(interaction, f"Rematch sent: {link}")
-    if posted is not None:
-        await svc.set_challenge_message(created.challenge_id, posted.id)
+    if posted is None:
+        return
+    await svc.set_challenge_message(created.challenge_id, posted.id)
+    try:  # a rematch of a game against the bot: it accepts at once, as a new challenge
+        board = await opponent_side.accept_for_bot(bot, created, posted)
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    if board is not None:
+        await start_game(interaction, board, posted)

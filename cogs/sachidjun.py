@@ -10,6 +10,7 @@ from discord.ext import commands
 from games.sachidjun import parse_counts, parse_home
 
 from . import play
+from .game_cog import LEVEL_CHOICES, level_of
 from .ui import refuse
 
 KIND = "sachidjun"
@@ -78,16 +79,24 @@ class SachidjunCog(
         opponent="Who you want to play; empty: an open one-against-one challenge (anyone here)",
         partner="Your partner (plays one colour of your side)",
         opponent_partner="Your opponent's partner",
+        level="How well I play the seats you give me (any of them): normal by default",
     )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.Member | None = None,
         partner: discord.Member | None = None,
         opponent_partner: discord.Member | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         await play.challenge(
-            interaction, KIND, opponent, partner=partner, opponent_partner=opponent_partner
+            interaction,
+            KIND,
+            opponent,
+            partner=partner,
+            opponent_partner=opponent_partner,
+            level=level_of(level),
         )
 
     @app_commands.command(description="Roll the two idzeva (eight-sided dice) of your sub-turn")

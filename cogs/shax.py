@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import OPEN_HELP, GameCog, first_choices
+from .game_cog import LEVEL_CHOICES, LEVEL_HELP, OPEN_HELP, GameCog, first_choices, level_of
 
 VARIANT_CHOICES = [
     app_commands.Choice(name="standard (one removal after placement)", value="standard"),
@@ -24,18 +24,27 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
         opponent=OPEN_HELP,
         first="Who plays White (White places first); random by default",
         variant="Rules variant",
+        level=LEVEL_HELP,
     )
-    @app_commands.choices(first=first_choices("White"), variant=VARIANT_CHOICES)
+    @app_commands.choices(
+        first=first_choices("White"), variant=VARIANT_CHOICES, level=LEVEL_CHOICES
+    )
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.Member | None = None,
         first: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         variants = (variant.value,) if variant and variant.value != "standard" else ()
         await play.challenge(
-            interaction, self.kind, opponent, first.value if first else "random", variants
+            interaction,
+            self.kind,
+            opponent,
+            first.value if first else "random",
+            variants,
+            level=level_of(level),
         )
 
 

@@ -44,9 +44,9 @@ def mention(user_id: int) -> str:
 
 
 def players_only(board: BoardView | ChallengeView) -> discord.AllowedMentions:
-    """Ping the players of this game and nobody else."""
+    """Ping the players of this game and nobody else (each once: the bot may hold seats)."""
     return discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(i) for i in board.players]
+        everyone=False, roles=False, users=[discord.Object(i) for i in dict.fromkeys(board.players)]
     )
 
 
@@ -84,9 +84,11 @@ def board_embed(board: BoardView) -> discord.Embed:
         lines.append(f"{LAST_MOVE}: `{board.last_action}`")
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     per_seat = {label: value for label, value in board.fields if label in board.seat_names}
-    for name, user_id in zip(board.seat_names, board.players, strict=True):
+    levels = dict(board.bot_levels)
+    for seat, (name, user_id) in enumerate(zip(board.seat_names, board.players, strict=True)):
         detail = per_seat.get(name)
-        add_field(embed, name, mention(user_id) + (f"\n{detail}" if detail else ""))
+        who = mention(user_id) + (f" (bot, {levels[seat]})" if seat in levels else "")
+        add_field(embed, name, who + (f"\n{detail}" if detail else ""))
     for label, value in board.fields:
         if label not in per_seat and label not in ON_TOP:
             add_field(embed, label, value)
@@ -115,11 +117,18 @@ def board_content(board: BoardView) -> str:
         return f"Game over: {board.result}"
     if board.to_move_user is None:
         return board.status
+    if bot_to_act(board):
+        return f"{mention(board.to_move_user)} is thinking: {board.status}."
     if board.answers:
         return f"{mention(board.to_move_user)}, your answer: {board.status}"
     if board.dice_needed:
         return f"{mention(board.to_move_user)}, your turn to roll ({board.dice_needed})."
     return f"{mention(board.to_move_user)}, your turn."
+
+
+def bot_to_act(board: BoardView) -> bool:
+    """Whether the bot opponent acts next (it rolls and moves by itself)."""
+    return any(board.players[seat] == board.to_move_user for seat, _ in board.bot_levels)
 
 
 def board_view(board: BoardView) -> discord.ui.View | None:
@@ -130,7 +139,7 @@ def board_view(board: BoardView) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     for move, label in board.answers:
         view.add_item(AnswerButton(board.game_id, board.version, move, label))
-    if board.dice_needed:
+    if board.dice_needed and not bot_to_act(board):
         view.add_item(RollButton(board.game_id, board.version))
     view.add_item(BoardButton(board.game_id, board.version, "moves"))
     view.add_item(BoardButton(board.game_id, board.version, "draw"))
@@ -197,13 +206,15 @@ async def post_board(interaction: discord.Interaction, board: BoardView) -> None
         await done(interaction)
     bot: IdzevaBot = interaction.client  # type: ignore[assignment]
     if board.finished and bot.settings.game_gifs:
-        await post_game_gif(interaction, board)
+        await post_game_gif(bot, board)
+    from .opponent import after_board
+
+    after_board(bot, board)  # the bot opponent's reply, when it is to act, comes after
 
 
-async def post_game_gif(interaction: discord.Interaction, board: BoardView) -> None:
+async def post_game_gif(bot: IdzevaBot, board: BoardView) -> None:
     """The whole game as an animated GIF in its home, after its last board (issue 17). It is
     made in the service's worker pool: the event loop goes on serving everyone meanwhile."""
-    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
     try:
         data = await bot.service.game_gif(board.game_id, board.guild_id)
         if data is None:
@@ -423,7 +434,12 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
     lines += [
         f"{mention(challenge.challenger_id)} plays {name}: {value}"
         for name, value in challenge.options
+        if name not in ("level", "bot_levels")
     ]
+    options = dict(challenge.options)
+    levels = sorted(set(options.get("bot_levels", {}).values()))  # a rematch's bot seats
+    for level in [options["level"]] if "level" in options else levels:
+        lines.append(f"The bot plays at level **{level}**.")
     if challenge.variants:
         lines.append(f"Variant: {', '.join(challenge.variants)}")
     if challenge.status == "pending" and len(challenge.invited) > 1:
@@ -438,13 +454,17 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
     return embed
 
 
-def challenge_content(challenge: ChallengeView) -> str:
-    """The text of a challenge message: whom it calls."""
+def challenge_content(challenge: ChallengeView, bot_id: int | None = None) -> str:
+    """The text of a challenge message: whom it calls (the bot opponent, ``bot_id``, is not
+    called: it accepts at once)."""
     if challenge.is_open:
         return (
             f"Open {challenge.title} challenge: anyone here may accept; the first to accept plays."
         )
-    called = " ".join(mention(user) for user in challenge.invited)
+    people = [user for user in challenge.invited if user != bot_id]
+    if not people:
+        return f"{mention(bot_id)} accepts."
+    called = " ".join(mention(user) for user in people)
     if challenge.rematch_of is not None:
         asker = mention(challenge.challenger_id)
         return f"{called}, {asker} asks for a rematch of {challenge.title} #{challenge.rematch_of}!"

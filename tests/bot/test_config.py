@@ -38,6 +38,7 @@ def test_missing_env_file_gives_defaults(tmp_path):
     assert settings.claim_after == 7 * 24 * 3600
     assert settings.docs_url == DEFAULT_DOCS_URL
     assert settings.workers is None  # one worker process per core
+    assert settings.bot_iterations is None  # the bot opponent thinks for its level's time
 
 
 def test_env_file_is_read_and_real_env_wins(tmp_path):
@@ -46,6 +47,7 @@ def test_env_file_is_read_and_real_env_wins(tmp_path):
         "DISCORD_TOKEN=from-file\nIDZEVA_DB=file.db\nIDZEVA_DEV_GUILD=42\n"
         "IDZEVA_CHALLENGE_HOURS=2\nIDZEVA_REMIND_HOURS=0.5\nIDZEVA_CLAIM_DAYS=3\n"
         "IDZEVA_DOCS_URL=https://example.org/rules\nIDZEVA_WORKERS=0\n"
+        "IDZEVA_BOT_ITERATIONS=40\n"
     )
     settings = Settings.from_env({"DISCORD_TOKEN": "from-env"}, env_file=env_file)
     assert settings.token == "from-env"
@@ -56,6 +58,7 @@ def test_env_file_is_read_and_real_env_wins(tmp_path):
     assert settings.claim_after == 3 * 24 * 3600
     assert settings.docs_url == "https://example.org/rules"
     assert settings.workers == 0  # a thread instead of processes
+    assert settings.bot_iterations == 40
 
 
 @pytest.mark.parametrize(
@@ -66,6 +69,8 @@ def test_env_file_is_read_and_real_env_wins(tmp_path):
         ("IDZEVA_CLAIM_DAYS", "-1"),
         ("IDZEVA_WORKERS", "-1"),
         ("IDZEVA_WORKERS", "two"),
+        ("IDZEVA_BOT_ITERATIONS", "0"),
+        ("IDZEVA_BOT_ITERATIONS", "many"),
     ],
 )
 def test_bad_values_are_reported_by_name(name, value):

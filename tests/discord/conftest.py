@@ -12,6 +12,9 @@ from bot.app import create_bot
 from bot.config import Settings
 from tests.fakes import FakeClock, QueuedRoller
 
+# The bot opponent's search size in these tests: a quick move, the same on every machine.
+BOT_ITERATIONS = 30
+
 
 @dataclass
 class World:
@@ -96,8 +99,10 @@ async def make_bot(store_url, clock, dice):
     pytest from exiting (after a failure the traceback keeps the bot alive).
     """
     # Workers in a thread (a pool: test_worker_processes). No GIF at each game's end (its test turns
-    # it on: tests/discord/test_records.py).
-    settings = Settings(db_path=store_url, workers=0, game_gifs=False)
+    # it on: tests/discord/test_records.py). The bot opponent searches a fixed, small tree.
+    settings = Settings(
+        db_path=store_url, workers=0, game_gifs=False, bot_iterations=BOT_ITERATIONS
+    )
     built = []
 
     def build():

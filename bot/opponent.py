@@ -1,0 +1,192 @@
+"""The bot opponent on Discord: the bot's own user plays seats of a game, at a level.
+
+A challenge to the bot's own user (``/shax challenge opponent:@Idzeva level:hard``) stores
+the level in the challenge's options (``"level"``); when the game starts, the seats the bot
+holds get it in the game's settings: ``options["bot_levels"] = {"<seat>": "hard", ...}``
+(its seats hold the bot's user id in ``players``, once per seat: in Šačidjun it may hold
+several). Other bots are still refused.
+
+Whenever the bot is to act, ``Opponent.step`` does one thing through the service's own
+paths, exactly as a player would: it rolls its dice with the service's roller (the roll is
+stored before anything is shown), has its whole turn chosen by ``search.bot_turn`` in its
+own worker pool (never on the event loop, and never in the pool that serves the players'
+moves), and plays it with the version it searched (``GameService.play_turn``). An action that
+raced it (a human's draw offer, another process playing the same move) makes it look again:
+the version check lets exactly one writer win, and the loser says nothing.
+
+The Discord side (``cogs/opponent.py``) posts the boards and shows the bot typing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from games import load_game
+from search import DEFAULT_LEVEL, LEVELS, bot_turn
+
+from .service import BoardView, GameService, ServiceError, StaleBoard
+from .workers import Workers
+
+log = logging.getLogger(__name__)
+
+LEVEL = "level"  # the challenge's option
+BOT_LEVELS = "bot_levels"  # the game's setting: {"<seat>": level}
+# Looks at the game again after a lost race at most this many times in one step.
+ATTEMPTS = 3
+
+
+# ---- challenges and settings (called by the service) --------------------------------
+
+
+def check_challenge(
+    bot_user_id: int | None,
+    invited: Sequence[int],
+    bots: Iterable[int],
+    options: Mapping[str, str],
+) -> dict[str, str]:
+    """The challenge's options once checked: other bots are refused, the level is one of
+    ``LEVELS`` and only for a game with the bot (``normal`` when not given). ``ValueError``
+    says what is wrong."""
+    others = set(bots) - {bot_user_id}
+    if others & set(invited):
+        me = f" (or me, <@{bot_user_id}>, to play the computer)" if bot_user_id else ""
+        raise ValueError(f"Bots cannot play; challenge people{me}.")
+    chosen = dict(options)
+    level = chosen.get(LEVEL)
+    if bot_user_id is None or bot_user_id not in invited:
+        if level is not None:
+            who = f"<@{bot_user_id}>" if bot_user_id else "the bot"
+            raise ValueError(f"The level is for games against the computer: challenge {who}.")
+        return chosen
+    if level is None:
+        chosen[LEVEL] = DEFAULT_LEVEL
+    elif level not in LEVELS:
+        raise ValueError(f"The level must be one of {', '.join(LEVELS)}.")
+    return chosen
+
+
+def game_options(
+    options: Mapping[str, Any], players: Sequence[int], bot_user_id: int | None
+) -> dict[str, Any]:
+    """The game's settings from the challenge's options: with the bot's level given to each
+    seat it holds."""
+    settings = dict(options)
+    level = settings.pop(LEVEL, None) or DEFAULT_LEVEL
+    carried = settings.pop(BOT_LEVELS, {})  # a rematch keeps each bot seat's level
+    seats = [str(seat) for seat, user in enumerate(players) if user == bot_user_id]
+    if seats:
+        settings[BOT_LEVELS] = {seat: carried.get(seat, level) for seat in seats}
+    return settings
+
+
+# ---- playing ------------------------------------------------------------------------
+
+
+class Opponent:
+    """The bot's own user at the table. ``workers``: where its searches run (a pool of its
+    own); ``iterations``: a fixed search size instead of the level's clock (tests, demos)."""
+
+    def __init__(
+        self,
+        service: GameService,
+        user_id: int,
+        *,
+        workers: Workers | None = None,
+        iterations: int | None = None,
+    ):
+        self.service = service
+        self.user_id = user_id
+        self.workers = workers or Workers(0)
+        self.iterations = iterations
+        # The Discord side's task per game playing the bot's turns (cogs/opponent.py).
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+
+    async def close(self) -> None:
+        for task in list(self.tasks.values()):
+            task.cancel()
+        await self.workers.close()
+
+    def to_act(self, board: BoardView) -> bool:
+        """Whether one of the bot's seats must act (roll, move or answer) on this board."""
+        if board.finished or board.to_move_user != self.user_id:
+            return False
+        return any(board.players[seat] == self.user_id for seat, _ in board.bot_levels)
+
+    def level(self, board: BoardView) -> str:
+        """The level of the bot's seats in this game."""
+        levels = [level for seat, level in board.bot_levels if board.players[seat] == self.user_id]
+        return levels[0] if levels and levels[0] in LEVELS else DEFAULT_LEVEL
+
+    async def step(self, game_id: int, guild_id: int) -> BoardView | None:
+        """The bot's next action if it is to act: a roll when one is due (then its turn, when
+        the roll leaves it one), else its whole turn. Returns the board to show (its ``note``
+        tells the roll and the level), or None when there is nothing for the bot to do: not
+        its turn, or no longer (another process played it, or the game ended)."""
+        svc = self.service
+        for _ in range(ATTEMPTS):
+            board = await svc.board(game_id, guild_id, with_image=False)
+            if not self.to_act(board):
+                return None
+            level = self.level(board)
+            notes: list[str] = []
+            try:
+                if board.dice_needed:
+                    board = await svc.roll(
+                        game_id, self.user_id, guild_id=guild_id, expected_version=board.version
+                    )
+                    notes.append(board.note or "")
+                    if not self.to_act(board) or board.dice_needed:
+                        return self._signed(board, notes, level)  # the roll passed the turn on
+                version, saved = await svc.saved_game(game_id, guild_id)
+                if version != board.version:
+                    continue
+                # The same position gives the same search: a game replays the same.
+                seed = (game_id * 1_000_003 + version) & 0xFFFFFFFF
+                moves = await self.workers.run(bot_turn, saved, level, seed, self.iterations)
+                board = await svc.play_turn(
+                    game_id, self.user_id, moves, guild_id=guild_id, expected_version=version
+                )
+            except StaleBoard:
+                # Someone acted meanwhile (a draw offer; another process's bot): look again.
+                log.info("game %s: the bot's action lost a race; looking again", game_id)
+                continue
+            return self._signed(board, notes, level)
+        return None
+
+    async def answer_draw(self, game_id: int, guild_id: int, offerer_id: int) -> BoardView | None:
+        """A draw offered to the bot's side: it declines (it plays on) when only its own seats
+        may answer; a person of its side answers for themselves (None: nothing done)."""
+        svc = self.service
+        board = await svc.board(game_id, guild_id, with_image=False)
+        if board.finished or offerer_id not in board.players or not board.bot_levels:
+            return None
+        _, saved = await svc.saved_game(game_id, guild_id)
+        game = load_game(saved)  # its teams only: no move generation
+        side = game.team_of(board.players.index(offerer_id))
+        answering = {user for seat, user in enumerate(board.players) if game.team_of(seat) != side}
+        if answering != {self.user_id}:
+            return None
+        try:
+            return await svc.answer_draw(game_id, self.user_id, False, guild_id=guild_id)
+        except ServiceError:  # no offer standing any more (a move cleared it meanwhile)
+            return None
+
+    async def waiting(self, guild_ids: Iterable[int]) -> list[tuple[int, int]]:
+        """(game, guild) of every active game in these guilds where the bot is to act: played
+        at start-up (the process may have stopped while the bot was to move)."""
+        found = []
+        for guild_id in guild_ids:
+            for game in await self.service.list_games(guild_id, self.user_id):
+                if not game.finished and game.to_move_user == self.user_id:
+                    found.append((game.game_id, guild_id))
+        return found
+
+    def _signed(self, board: BoardView, notes: list[str], level: str) -> BoardView:
+        """The board with what the bot did: its roll, and the level it played at."""
+        told = [note for note in notes if note]
+        told.append(f"Played by <@{self.user_id}> at level **{level}**.")
+        return replace(board, note="\n".join(told))

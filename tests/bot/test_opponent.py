@@ -1,0 +1,462 @@
+"""The bot opponent through the service: challenging it, its seats and levels, its moves after
+a human's (its own dice first in dice games), Šačidjun with bot seats, a restart while it is
+to move, and races: a human acting while it thinks, and two processes playing its turn.
+
+Its search is a small fixed tree with the position's seed, so each move here is exactly the
+one ``search.bot_turn`` gives for the stored game: the tests compute it the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+
+import pytest
+
+from bot.config import Settings
+from bot.opponent import Opponent
+from bot.service import BoardView, ChallengeView, GameService, NotAllowed, ServiceError
+from bot.storage import open_store
+from bot.store import decode_state
+from bot.workers import Workers
+from games import DiceSpec, load_game
+from search import bot_turn
+
+from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, fake_renderer
+
+IDZEVA = 1_234_567_890_123_456_700  # the bot's own user
+ITERATIONS = 20
+
+
+@pytest.fixture
+def service(store, clock, roller) -> GameService:
+    return GameService(
+        store,
+        settings=Settings(),
+        clock=clock,
+        roller=roller,
+        renderer=fake_renderer,
+        bot_user_id=IDZEVA,
+    )
+
+
+@pytest.fixture
+def opponent(service) -> Opponent:
+    return Opponent(service, IDZEVA, iterations=ITERATIONS)
+
+
+async def challenge_bot(
+    service: GameService, kind: str = "shax", first: str = "me", **extra
+) -> ChallengeView:
+    return await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        kind=kind,
+        challenger_id=ALICE,
+        opponent_id=IDZEVA,
+        bots=[IDZEVA],
+        first=first,
+        **extra,
+    )
+
+
+async def bot_game(service: GameService, kind: str = "shax", first: str = "me", **extra):
+    created = await challenge_bot(service, kind, first, **extra)
+    board = await service.accept_challenge(created.challenge_id, IDZEVA)
+    assert isinstance(board, BoardView)
+    return board
+
+
+def expected_turn(saved: str, game_id: int, version: int, level: str = "normal") -> list[str]:
+    """What the bot's search plays in this stored game (its seed: the position's)."""
+    seed = (game_id * 1_000_003 + version) & 0xFFFFFFFF
+    return bot_turn(saved, level, seed, ITERATIONS)
+
+
+# ---- challenges ---------------------------------------------------------------------
+
+
+async def test_the_bot_accepts_at_once_and_its_seat_gets_the_level(service, store):
+    created = await challenge_bot(service, options={"level": "hard"})
+    assert dict(created.options) == {"level": "hard"} and created.invited == (IDZEVA,)
+    board = await service.accept_challenge(created.challenge_id, IDZEVA)
+    assert isinstance(board, BoardView)
+    assert board.players == (ALICE, IDZEVA) and board.bot_levels == ((1, "hard"),)
+    assert (await store.get_game(board.game_id)).options == {"bot_levels": {"1": "hard"}}
+    # Without a level the bot plays normal; with "them" first it plays White, seat 0.
+    board = await bot_game(service, first="them")
+    assert board.players == (IDZEVA, ALICE) and board.bot_levels == ((0, "normal"),)
+    assert (await store.get_game(board.game_id)).options == {"bot_levels": {"0": "normal"}}
+
+
+@pytest.mark.parametrize(
+    "opponent_id, bots, options, refusal",
+    [
+        (CAROL, [CAROL], {}, "Bots cannot play; challenge people (or me, <@"),
+        (CAROL, [CAROL], {"level": "easy"}, "Bots cannot play"),
+        (
+            BOB,
+            [],
+            {"level": "easy"},
+            f"The level is for games against the computer: challenge <@{IDZEVA}>",
+        ),
+        (IDZEVA, [IDZEVA], {"level": "grandmaster"}, "The level must be one of easy, normal, hard"),
+        (IDZEVA, [IDZEVA], {"level": ""}, "The level must be one of"),
+    ],
+)
+async def test_other_bots_and_misplaced_levels_are_refused(
+    service, store, opponent_id, bots, options, refusal
+):
+    with pytest.raises(NotAllowed) as refused:
+        await service.create_challenge(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            kind="tchela",
+            challenger_id=ALICE,
+            opponent_id=opponent_id,
+            bots=bots,
+            options=options,
+        )
+    assert refused.value.message.startswith(refusal)
+    assert await store.challenges_expired(float("inf")) == []  # nothing was stored
+
+
+async def test_a_service_that_knows_no_bot_user_refuses_every_bot(store, clock, roller):
+    plain = GameService(store, settings=Settings(), clock=clock, roller=roller)
+    with pytest.raises(NotAllowed, match=r"^Bots cannot play; challenge people\.$"):
+        await plain.create_challenge(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            kind="shax",
+            challenger_id=ALICE,
+            opponent_id=IDZEVA,
+            bots=[IDZEVA],
+        )
+
+
+# ---- its moves ----------------------------------------------------------------------
+
+
+async def test_the_bot_moves_after_the_human_with_the_searchs_turn(service, store, opponent):
+    board = await bot_game(service)  # Alice plays White and places first
+    assert not opponent.to_act(board)
+    assert await opponent.step(board.game_id, GUILD) is None  # not its turn: nothing done
+    board = await service.move(board.game_id, ALICE, "d2", guild_id=GUILD)
+    assert board.to_move_user == IDZEVA and opponent.to_act(board)
+    row = await store.get_game(board.game_id)
+    expected = expected_turn(row.state, row.id, row.version)
+
+    reply = await opponent.step(board.game_id, GUILD)
+
+    assert reply is not None and reply.version == board.version + 1
+    assert reply.last_action == " ".join(expected)
+    assert reply.to_move_user == ALICE and not opponent.to_act(reply)
+    assert reply.note == f"Played by <@{IDZEVA}> at level **normal**."
+    assert reply.image == b"PNG"
+    game = load_game((await store.get_game(board.game_id)).state)
+    assert [(e.seat, e.move) for e in game.log] == [(0, "d2"), (1, expected[0])]
+    assert await opponent.step(board.game_id, GUILD) is None
+
+
+async def test_in_a_dice_game_the_bot_rolls_its_own_dice_then_moves(service, store, roller):
+    opponent = Opponent(service, IDZEVA, iterations=ITERATIONS)
+    board = await bot_game(service, kind="chebache", first="them")  # the bot plays White
+    assert board.dice_needed == "2d6" and opponent.to_act(board)
+    _, saved = await service.saved_game(board.game_id, GUILD)
+    rolled = load_game(saved)
+    rolled.roll((3, 2))
+    roller.queued.append((3, 2))
+
+    reply = await opponent.step(board.game_id, GUILD)
+
+    # The roll was the service's (one 2d6), stored as its own version before the move.
+    assert roller.calls == [DiceSpec(2, 6)] and roller.rolled == [(3, 2)]
+    assert reply is not None and reply.version == board.version + 2
+    assert reply.note == f"White rolled 3 2\nPlayed by <@{IDZEVA}> at level **normal**."
+    game = load_game((await store.get_game(board.game_id)).state)
+    assert game.log[0].seat == 0 and game.log[0].dice == (3, 2)
+    moves = [entry.move for entry in game.log[1:]]
+    assert moves and all(entry.seat == 0 for entry in game.log)
+    # Its whole turn is the search's for the position just after the roll.
+    assert moves == expected_turn(rolled.to_json(), board.game_id, board.version + 1)
+    assert reply.last_action == "[3 2] " + " ".join(moves)
+    assert reply.to_move_user == ALICE and reply.dice_needed == "2d6"
+    # Now it is Alice's roll: the bot does nothing, and she cannot roll for it later.
+    assert await opponent.step(board.game_id, GUILD) is None
+
+
+async def test_nobody_else_acts_for_the_bot(service, opponent):
+    board = await bot_game(service, kind="chebache", first="them")  # the bot is to roll
+    with pytest.raises(NotAllowed, match=f"It is <@{IDZEVA}>'s turn"):
+        await service.roll(board.game_id, ALICE, guild_id=GUILD)
+    with pytest.raises(NotAllowed, match="You are not playing"):
+        await service.roll(board.game_id, CAROL, guild_id=GUILD)
+    board = await bot_game(service, first="them")  # Shax: the bot places first
+    for user, refusal in ((ALICE, f"It is <@{IDZEVA}>'s turn"), (CAROL, "not playing")):
+        with pytest.raises(NotAllowed, match=refusal):
+            await service.move(board.game_id, user, "d2", guild_id=GUILD)
+        with pytest.raises(NotAllowed, match=refusal):
+            await service.play_turn(
+                board.game_id, user, ["d2"], guild_id=GUILD, expected_version=board.version
+            )
+    assert (await service.board(board.game_id, GUILD)).version == board.version
+
+
+# ---- Šačidjun: the bot in any seats -------------------------------------------------
+
+
+async def test_two_friends_against_two_bot_seats(service, store, roller):
+    opponent = Opponent(service, IDZEVA, iterations=ITERATIONS)
+    created = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        kind="sachi",
+        challenger_id=ALICE,
+        partner_id=BOB,
+        opponent_id=IDZEVA,
+        opponent_partner_id=IDZEVA,
+        bots=[IDZEVA, IDZEVA],
+        options={"level": "easy"},
+    )
+    assert created.invited == (IDZEVA, BOB, IDZEVA)
+    waiting = await service.accept_challenge(created.challenge_id, IDZEVA)
+    assert isinstance(waiting, ChallengeView) and waiting.waiting_for == (BOB,)
+    # Alice's side 2, the bot's 7: the bot's side is veradi. Its seats tie-break 5 to 1 (the
+    # first keeps raža); Alice 8, Bob 3: Alice raža.
+    roller.queued += [(2, 7), (5, 1), (8, 3), (3, 5)]
+    board = await service.accept_challenge(created.challenge_id, BOB)
+    assert isinstance(board, BoardView)
+    assert board.players == (IDZEVA, ALICE, IDZEVA, BOB)
+    assert board.bot_levels == ((0, "easy"), (2, "easy"))
+    options = (await store.get_game(board.game_id)).options
+    assert options == {"bot_levels": {"0": "easy", "2": "easy"}}
+    assert board.to_move_user == IDZEVA and board.dice_needed == "2d8"
+
+    reply = await opponent.step(board.game_id, GUILD)  # veradi raža rolls 3 5 and moves
+
+    assert reply is not None and reply.note.startswith("Veradi raža rolled 3 5\n")
+    assert reply.note.endswith(f"Played by <@{IDZEVA}> at level **easy**.")
+    assert reply.to_move_user == ALICE and reply.status == "Tameg raža to roll"
+    assert not opponent.to_act(reply)
+    # Alice's sub-turn, then the bot's second seat (veradi čadra) acts.
+    roller.queued += [(1, 2)]
+    alice = await service.roll(board.game_id, ALICE, guild_id=GUILD)
+    while alice.to_move_user == ALICE:  # she plays her sub-turn, a move at a time
+        move = (await service.legal_moves(board.game_id, GUILD))[0]
+        alice = await service.move(board.game_id, ALICE, move, guild_id=GUILD)
+        assert not opponent.to_act(alice) or alice.to_move_user == IDZEVA
+    assert alice.to_move_user == IDZEVA and alice.status == "Veradi čadra to roll"
+    second = await opponent.step(board.game_id, GUILD)
+    assert second is not None and second.note.startswith("Veradi čadra rolled")
+    assert second.to_move_user == BOB
+
+
+async def test_the_bot_as_a_partner(service, store):
+    created = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        kind="sachi",
+        challenger_id=ALICE,
+        partner_id=IDZEVA,
+        opponent_id=BOB,
+        bots=[IDZEVA],
+        options={"level": "hard"},
+    )
+    assert created.teams == ((ALICE, IDZEVA), (BOB,))
+    waiting = await service.accept_challenge(created.challenge_id, IDZEVA)
+    assert isinstance(waiting, ChallengeView) and waiting.waiting_for == (BOB,)
+    service._roller.queued += [(6, 2), (1, 4)]  # Alice's side veradi; the bot raža
+    board = await service.accept_challenge(created.challenge_id, BOB)
+    assert board.players == (IDZEVA, BOB, ALICE)
+    assert board.bot_levels == ((0, "hard"),)
+    assert (await store.get_game(board.game_id)).options == {"bot_levels": {"0": "hard"}}
+
+
+async def test_people_still_take_one_place_each(service):
+    with pytest.raises(NotAllowed, match="only one place"):
+        await service.create_challenge(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            kind="sachi",
+            challenger_id=ALICE,
+            partner_id=IDZEVA,
+            opponent_id=BOB,
+            opponent_partner_id=BOB,
+            bots=[IDZEVA],
+        )
+
+
+# ---- restarts and races -------------------------------------------------------------
+
+
+async def test_a_game_where_the_bot_was_to_move_is_played_by_the_next_process(
+    service, store_url, clock, roller
+):
+    board = await bot_game(service, first="them")  # the bot places first; nobody played it
+    alices_turn = await bot_game(service)  # Alice to move: nothing to do there
+    assert alices_turn.to_move_user == ALICE
+
+    store = await open_store(store_url)  # a new process on the same database
+    try:
+        again = GameService(
+            store,
+            settings=Settings(),
+            clock=clock,
+            roller=roller,
+            renderer=fake_renderer,
+            bot_user_id=IDZEVA,
+        )
+        opponent = Opponent(again, IDZEVA, iterations=ITERATIONS)
+        assert await opponent.waiting([GUILD]) == [(board.game_id, GUILD)]
+        reply = await opponent.step(board.game_id, GUILD)
+        assert reply is not None and reply.version == 2 and reply.to_move_user == ALICE
+        assert await opponent.waiting([GUILD]) == []
+    finally:
+        await store.close()
+
+
+class RacingWorkers(Workers):
+    """Runs the search in a thread; before its answer comes back, ``during`` acts."""
+
+    def __init__(self, during):
+        super().__init__(0)
+        self.during = during
+        self.searches = 0
+
+    async def run(self, job, *args):
+        result = await super().run(job, *args)
+        self.searches += 1
+        if self.searches == 1:
+            await self.during()
+        return result
+
+
+async def test_a_human_acting_while_the_bot_thinks_is_kept_and_the_bot_plays_once(service, store):
+    board = await bot_game(service, first="them")
+    game_id = board.game_id
+    _, saved = await service.saved_game(game_id, GUILD)
+
+    async def offer_a_draw():
+        await service.offer_draw(game_id, ALICE, guild_id=GUILD)
+
+    workers = RacingWorkers(offer_a_draw)
+    opponent = Opponent(service, IDZEVA, workers=workers, iterations=ITERATIONS)
+
+    reply = await opponent.step(game_id, GUILD)
+
+    # The first search's move lost to the draw offer (version 2); the bot looked again and
+    # played once, on version 2: its move clears the offer, as any move does.
+    assert workers.searches == 2
+    assert reply is not None and reply.version == 3
+    row = await store.get_game(game_id)
+    assert row.version == 3 and row.draw_offer_seat is None
+    log = json.loads(decode_state(row.state))["log"]
+    assert [entry["seat"] for entry in log] == [0]
+    assert log[0]["move"] == expected_turn(saved, game_id, 2)[0]
+
+
+async def test_two_processes_playing_the_bots_turn_write_it_once(service, store_url, clock, roller):
+    board = await bot_game(service, first="them")
+    store = await open_store(store_url)
+    try:
+        other = GameService(
+            store,
+            settings=Settings(),
+            clock=clock,
+            roller=roller,
+            renderer=fake_renderer,
+            bot_user_id=IDZEVA,
+        )
+        # Both processes search the same version before either writes.
+        both = asyncio.Event()
+        searched = []
+
+        class Together(Workers):
+            async def run(self, job, *args):
+                result = await super().run(job, *args)
+                searched.append(result)
+                if len(searched) == 2:
+                    both.set()
+                await both.wait()
+                return result
+
+        first = Opponent(service, IDZEVA, workers=Together(0), iterations=ITERATIONS)
+        second = Opponent(other, IDZEVA, workers=Together(0), iterations=ITERATIONS)
+        results = await asyncio.gather(
+            first.step(board.game_id, GUILD), second.step(board.game_id, GUILD)
+        )
+    finally:
+        await store.close()
+    played = [r for r in results if r is not None]
+    assert len(searched) == 2 and searched[0] == searched[1]
+    assert len(played) == 1 and played[0].version == 2  # the loser posts nothing
+    row = await service.board(board.game_id, GUILD)
+    assert row.version == 2 and row.to_move_user == ALICE
+
+
+async def test_nobody_reminds_the_bot_nor_offers_it_a_claim(service, clock):
+    await bot_game(service, first="them")  # the bot to move, and it does not (it is down)
+    clock.advance(8 * DAY)
+    # No "it is your turn" for the bot; Alice may claim the win, as against anyone.
+    assert [(n.kind, n.user_id) for n in await service.tick()] == [("claimable", ALICE)]
+    await bot_game(service)  # Alice to move, and she does not
+    clock.advance(8 * DAY)
+    # Her reminder; no claim offered to the bot, which claims nothing.
+    assert [(n.kind, n.user_id) for n in await service.tick()] == [("reminder", ALICE)]
+
+
+async def test_a_move_for_a_finished_game_is_refused(service):
+    board = await bot_game(service)
+    await service.resign(board.game_id, ALICE, guild_id=GUILD)
+    with pytest.raises(ServiceError, match="over"):
+        await service.play_turn(
+            board.game_id, IDZEVA, ["d2"], guild_id=GUILD, expected_version=board.version + 1
+        )
+
+
+async def test_the_bot_declines_a_draw_where_it_alone_answers(service, opponent, store):
+    board = await bot_game(service)
+    offered = await service.offer_draw(board.game_id, ALICE, guild_id=GUILD)
+    assert (await store.get_game(board.game_id)).draw_offer_seat == 0
+    declined = await opponent.answer_draw(board.game_id, GUILD, ALICE)
+    assert declined is not None and declined.version == offered.version + 1
+    assert (await store.get_game(board.game_id)).draw_offer_seat is None
+    assert not declined.finished
+    # No offer standing: nothing to answer.
+    assert await opponent.answer_draw(board.game_id, GUILD, ALICE) is None
+
+
+async def test_a_person_of_the_bots_side_answers_for_themselves(service, opponent, store, roller):
+    created = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        kind="sachi",
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        opponent_partner_id=IDZEVA,
+        bots=[IDZEVA],
+    )
+    await service.accept_challenge(created.challenge_id, IDZEVA)
+    roller.queued += [(6, 2), (1, 4)]  # Alice veradi; on the tameg pair the bot plays raža
+    board = await service.accept_challenge(created.challenge_id, BOB)
+    assert board.players == (ALICE, IDZEVA, BOB)
+    await service.offer_draw(board.game_id, ALICE, guild_id=GUILD)
+    assert await opponent.answer_draw(board.game_id, GUILD, ALICE) is None  # Bob answers
+    assert (await store.get_game(board.game_id)).draw_offer_seat == 0
+
+
+async def test_the_search_runs_in_a_worker_process_of_its_own(service, store):
+    pool = Workers(1)
+    opponent = Opponent(service, IDZEVA, workers=pool, iterations=ITERATIONS)
+    try:
+        board = await bot_game(service, first="them")
+        version, saved = await service.saved_game(board.game_id, GUILD)
+        reply = await opponent.step(board.game_id, GUILD)
+        [pid] = pool.pids()
+        assert pid != os.getpid()
+        assert reply is not None
+        assert reply.last_action == " ".join(expected_turn(saved, board.game_id, version))
+    finally:
+        await opponent.close()
+    assert pool.pids() == []
