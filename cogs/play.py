@@ -575,6 +575,10 @@ async def board_button(
         await refuse(interaction, legal_moves_text(moves))
     elif action == "draw":
         await offer_draw(interaction, game_id)
+    elif action == "takeback":
+        from . import takeback
+
+        await takeback.ask(interaction, game_id)
     elif action == "resign":
         if interaction.user.id not in current.players:
             await refuse(interaction, "You are not playing in this game.")

@@ -251,6 +251,9 @@ PLAN_PARAMS = {
     "moves": (1,),
     "get_challenge": (1,),
     "challenges_expired": (START,),
+    "game_events": (1,),
+    "notify_pref": (GUILD, 11),
+    "digests_due": ("2026-11-25",),
 }
 
 
