@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -284,21 +285,30 @@ async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
         view=None,
     )
     # The board goes into a new thread; where the bot cannot make one or cannot post in it,
-    # into the channel; failing that, as an answer to the click.
+    # into the channel; failing that, as an answer to the click. The first player's "your
+    # turn" goes where they chose (``/game notify``).
+    from .notify import quiet_turn, tell_turn, turn_route
+
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    route = await turn_route(bot, board)
+    first = quiet_turn(board_message(board), board, route)
     thread = await open_thread(interaction, board)
-    message = await send_in(thread, board_message(board), board.game_id)
+    message = await send_in(thread, first, board.game_id)
     if message is None:
         thread = None
         channel = interaction.channel
         if isinstance(channel, discord.abc.Messageable):
-            message = await send_in(channel, board_message(board), board.game_id)
+            message = await send_in(channel, first, board.game_id)
     if message is None:
-        message = await answer_publicly(interaction, board_message(board))
+        message = await answer_publicly(interaction, first)
     await svc.set_game_location(
         board.game_id,
         thread_id=thread.id if thread else None,
         message_id=message.id if message else None,
     )
+    if message is not None:
+        shown = replace(board, thread_id=thread.id if thread else None, message_id=message.id)
+        await tell_turn(bot, shown, route, message.jump_url)
 
 
 async def open_thread(interaction: discord.Interaction, board: BoardView) -> discord.Thread | None:

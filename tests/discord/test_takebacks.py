@@ -190,7 +190,7 @@ async def test_off_sends_nothing_and_both_sends_both(world):
     assert dms(w.env, w.bob) == []
     await moves(match, ["f6"])
     assert sent_mentions(w.env, f"{w.alice.mention}, your turn.")[-1] == [w.alice.id, w.bob.id]
-    assert len(dms(w.env, w.alice)) == 1
+    assert len(dms(w.env, w.alice)) == 2  # the first turn of the game, and this one
 
 
 async def test_the_daily_digest_lists_the_games_to_play_once_a_day(world):
@@ -231,3 +231,16 @@ async def test_a_reminder_goes_by_dm_and_falls_back_with_closed_dms(world):
     [fallback] = [m.content for m in match.where.history() if "it is your turn" in m.content]
     assert fallback.startswith(f"{w.bob.mention}, it is your turn in Shax #{match.game_id}")
     assert fallback.endswith("`/game notify` changes where they go.")
+
+
+async def test_the_first_turn_of_a_new_game_follows_the_choice_too(world):
+    w = world
+    refused(await w.alice.slash(w.channel, "game notify", where="dm"))
+    match = await start_game(w)  # Alice plays White: hers is the first move
+    board = latest_board(match.where)
+    assert sent_mentions(w.env, board.content) == [[w.bob.id]]
+    [dm] = dms(w.env, w.alice)
+    assert dm == (
+        f"Your turn in Shax #{match.game_id}: White to place (12 in hand). "
+        f"https://discord.com/channels/{w.guild.id}/{match.where.id}/{board.id}"
+    )
