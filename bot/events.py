@@ -16,6 +16,7 @@ the game is still at the version they were made at (``add_game_events``).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -63,8 +64,6 @@ class GameEvent:
 
     @classmethod
     def from_row(cls, row: Any) -> GameEvent:
-        import json
-
         return cls(
             kind=row["kind"],
             seat=row["seat"],
