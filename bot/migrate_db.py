@@ -1,12 +1,13 @@
 """``idzeva migrate-db --from SQLITE_PATH --to POSTGRES_URL``: move a bot's data to PostgreSQL.
 
 Stop the bot first. The SQLite file is opened as the bot opens it (brought to the current
-schema), then every game (its state holds its whole record: each move and roll), seat and
-challenge is copied, ids kept, into an empty PostgreSQL database, in one transaction: a
-failed copy leaves the target empty. Then it verifies, from the target: the counts of each
-table, every game's row, and that every game's record replayed from the start position
-gives its stored state (a game ended outside its moves, by resignation, a claim or an
-agreed draw, replays to the same record, unfinished).
+schema), then every game (its state holds its whole record: each move and roll), seat,
+challenge, game event and notification setting is copied, ids kept, into an empty
+PostgreSQL database, in one transaction: a failed copy leaves the target empty. Then it
+verifies, from the target: the counts of each table, every game's row, and that every
+game's record replayed from the start position gives its stored state (a game ended
+outside its moves, by resignation, a claim or an agreed draw, replays to the same record,
+unfinished).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from games import load_game, new_game
 from .store import Store, StoreError, decode_state, encode_state
 from .store_pg import PostgresStore, display_url
 
-TABLES = ("games", "challenges")
+TABLES = ("games", "challenges", "game_events", "notify_prefs")
 KEYED_TABLES = ("jobs", "bot_values")  # schema 5: notices not yet sent, the command hash
 BATCH = 1000
 
@@ -45,6 +46,9 @@ def _columns(db: sqlite3.Connection, table: str) -> list[str]:
 def _rows(db: sqlite3.Connection, table: str, columns: list[str]):
     """The table's rows in id order, a batch at a time (states re-encoded, compressed)."""
     state = columns.index("state") if "state" in columns else None
+    if "id" not in columns:  # notify_prefs: small, keyed by (guild, user)
+        yield from map(list, db.execute(f"SELECT {', '.join(columns)} FROM {table}"))
+        return
     last = 0
     while True:
         rows = db.execute(
@@ -92,6 +96,8 @@ async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
                     records = list(_rows(source, table, columns))
                     await db.copy_records_to_table(table, records=records, columns=columns)
                     report.counts[table] = len(records)
+                    if "id" not in columns:
+                        continue
                     await db.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                         f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"

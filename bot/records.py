@@ -10,12 +10,14 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from games import Game, load_game
 from games.record import GameRecord, Player, record_from_game, text_record
+
+from .events import GameEvent, move_times, record_events
 
 if TYPE_CHECKING:
     from .store import GameRow
@@ -27,13 +29,19 @@ def iso(moment: float | None) -> str | None:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
 
 
-def record_of_row(row: GameRow, names: Mapping[int, str] | None = None) -> GameRecord:
-    """The record of a stored game; ``names``: display names by user id, where known."""
+def record_of_row(
+    row: GameRow, names: Mapping[int, str] | None = None, history: Sequence[GameEvent] = ()
+) -> GameRecord:
+    """The record of a stored game; ``names``: display names by user id, where known;
+    ``history``: the game's events (``bot/events.py``): the time of each move, draw offers
+    and takebacks."""
     game = load_game(row.state)
     names = names or {}
     players = [Player(seat, names.get(user), user) for seat, user in enumerate(row.players)]
-    events = []
-    if row.draw_offer_seat is not None and not game.is_over:
+    events = record_events(history)
+    offered = any(event["event"] == "draw-offer" for event in events)
+    if row.draw_offer_seat is not None and not game.is_over and not offered:
+        # A game whose offer was made before events were kept.
         events.append({"ply": game.ply, "seat": row.draw_offer_seat, "event": "draw-offer"})
     return record_from_game(
         game,
@@ -41,12 +49,15 @@ def record_of_row(row: GameRow, names: Mapping[int, str] | None = None) -> GameR
         started_at=iso(row.created_at),
         ended_at=iso(row.updated_at) if game.is_over else None,
         events=events,
+        move_times=move_times(history, game.log),
     )
 
 
-def record_files(row: GameRow, names: Mapping[int, str] | None = None) -> tuple[str, str]:
+def record_files(
+    row: GameRow, names: Mapping[int, str] | None = None, history: Sequence[GameEvent] = ()
+) -> tuple[str, str]:
     """The record as JSON and as a move list (a job for the worker pool)."""
-    record = record_of_row(row, names)
+    record = record_of_row(row, names, history)
     game = record.replay()
     return record.to_json(game), text_record(record, game)
 

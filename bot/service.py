@@ -20,8 +20,10 @@ from typing import Any
 from games import Game, game_class, load_game
 from games.base import DiceSpec, IllegalMove, LogEntry
 
-from . import records, workers
+from . import events as game_events
+from . import notify, records, takebacks, workers
 from .config import Settings
+from .events import GameEvent
 from .jobs import Outbox, once
 from .storage import GameStore
 from .store import ChallengeRow, GameRow
@@ -126,7 +128,7 @@ class GameSummary:
 class Notice:
     """Something ``tick()`` found that the bot must post."""
 
-    kind: str  # "reminder" | "claimable" | "challenge_expired"
+    kind: str  # "reminder" | "claimable" | "challenge_expired" | "digest" (a DM)
     game_id: int | None
     challenge_id: int | None
     guild_id: int
@@ -560,8 +562,9 @@ class GameService:
     ) -> tuple[str, str]:
         """The game's record as JSON and as a move list (``bot/records.py``)."""
         row = await self._game_row(game_id, guild_id)
+        history = await self._store.game_events(game_id)
         try:
-            return await self._workers.run(records.record_files, row, names)
+            return await self._workers.run(records.record_files, row, names, history)
         except ValueError:  # RecordError included: the stored game does not replay
             log.exception("game %s: record fails", game_id)
             message = f"Game #{game_id} cannot be exported: its saved state is damaged."
@@ -683,6 +686,23 @@ class GameService:
         action = partial(_answer_draw_action, user_id, accept)
         return await self._change(game_id, guild_id, None, action)
 
+    async def ask_takeback(
+        self, game_id: int, user_id: int, *, guild_id: int
+    ) -> takebacks.TakebackView:
+        """Ask the other side to undo your last move (``bot/takebacks.py``)."""
+        return await takebacks.ask(self, game_id, user_id, guild_id)
+
+    async def answer_takeback(
+        self, game_id: int, user_id: int, accept: bool, *, guild_id: int, version: int
+    ) -> tuple[takebacks.TakebackView, BoardView | None]:
+        """Accept (the restored board comes back) or decline a takeback request."""
+        return await takebacks.answer(self, game_id, user_id, accept, guild_id, version)
+
+    async def game_events(self, game_id: int, guild_id: int) -> list[GameEvent]:
+        """The game's event history (``bot/events.py``)."""
+        await self._game_row(game_id, guild_id)
+        return await self._store.game_events(game_id)
+
     async def claim_timeout(self, game_id: int, user_id: int, *, guild_id: int) -> BoardView:
         action = partial(_claim_timeout_action, user_id)
         return await self._change(game_id, guild_id, None, action)
@@ -706,6 +726,7 @@ class GameService:
         notices += await self._expire_challenges(now)
         notices += await self._reminders(now)
         notices += await self._claimables(now)
+        notices += await notify.digests(self, now)  # marked sent for the day first (bot/notify.py)
         for notice in notices:
             if send is not None:
                 try:
@@ -715,7 +736,8 @@ class GameService:
                         "could not send %s; a later tick retries", notice.key, exc_info=True
                     )
                     continue
-            await self._outbox.done(notice.key)
+            if notice.key is not None:
+                await self._outbox.done(notice.key)
         await self._outbox.purge()
         return notices
 
@@ -727,6 +749,20 @@ class GameService:
         if await once(self._outbox, key, payload, mark, done_elsewhere):
             return replace(notice, key=key)
         return None
+
+    # ---- notifications (bot/notify.py) ---------------------------------------------
+
+    async def notify_settings(self, guild_id: int, user_id: int) -> notify.NotifySettings:
+        return await notify.settings(self, guild_id, user_id)
+
+    async def set_notify(
+        self, guild_id: int, user_id: int, *, route: str | None, digest: bool | None
+    ) -> notify.NotifySettings:
+        return await notify.change(self, guild_id, user_id, route, digest)
+
+    async def dm_failed(self, guild_id: int, user_id: int) -> bool:
+        """A DM to the player failed; True the first time (tell them once)."""
+        return await notify.dm_failed(self, guild_id, user_id)
 
     async def _expire_challenges(self, now: float) -> list[Notice]:
         notices = []
@@ -820,8 +856,12 @@ class GameService:
         done = await self._workers.run(workers.apply, row, action, now, legal, self._renderer)
         after = done.shown.snapshot
         columns = done.columns | {"updated_at": now} | self._timer_columns(done.before, after, now)
+        # The time of each logged action, then what the action says happened (bot/events.py).
+        said = columns.pop("events", ())
+        history = [GameEvent(game_events.ENTRY, e.seat, ply, now) for ply, e in done.entries]
+        history += [replace(event, at=now) for event in said]
         if not await self._store.update_game(
-            row.id, row.version, new_log_entries=done.entries, **columns
+            row.id, row.version, new_log_entries=done.entries, events=history, **columns
         ):
             raise StaleBoard(await self.board(row.id, row.guild_id, with_image=False))
         changed = replace(row, version=row.version + 1, **columns)
@@ -1192,8 +1232,9 @@ def _offer_draw_action(user_id: int, row: GameRow, game: Game, now: float) -> di
         raise NotAllowed(f"{who} already offered a draw; wait for the answer.")
     if offered is not None:
         game.agree_draw()
-        return {}
-    return {"draw_offer_seat": seat}
+        return {"events": [GameEvent(game_events.DRAW_ACCEPT, seat, game.ply, now)]}
+    offer = GameEvent(game_events.DRAW_OFFER, seat, game.ply, now)
+    return {"draw_offer_seat": seat, "events": [offer]}
 
 
 def _answer_draw_action(
@@ -1208,7 +1249,8 @@ def _answer_draw_action(
         raise NotAllowed("Your side made this offer; the other side answers it.")
     if accept:
         game.agree_draw()
-    return {"draw_offer_seat": None}
+    kind = game_events.DRAW_ACCEPT if accept else game_events.DRAW_DECLINE
+    return {"draw_offer_seat": None, "events": [GameEvent(kind, seat, game.ply, now)]}
 
 
 def _claim_timeout_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:

@@ -12,7 +12,8 @@ from typing import Any, Protocol
 
 from games.base import LogEntry
 
-from .store import ChallengeRow, GameRow, MoveRow, Store, StoreError
+from .events import GameEvent
+from .store import ChallengeRow, GameRow, MoveRow, NotifyRow, Store, StoreError
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
@@ -35,8 +36,25 @@ class GameStore(Protocol):
         expected_version: int,
         *,
         new_log_entries: Iterable[tuple[int, LogEntry]] = (),
+        events: Iterable[GameEvent] = (),
         **columns: Any,
     ) -> bool: ...
+
+    async def add_game_events(
+        self, game_id: int, expected_version: int, events: Iterable[GameEvent]
+    ) -> bool: ...
+
+    async def game_events(self, game_id: int) -> list[GameEvent]: ...
+
+    async def notify_pref(self, guild_id: int, user_id: int) -> NotifyRow | None: ...
+
+    async def set_notify_pref(self, guild_id: int, user_id: int, **columns: Any) -> None: ...
+
+    async def mark_dm_failed(self, guild_id: int, user_id: int) -> bool: ...
+
+    async def digests_due(self, day: str) -> list[NotifyRow]: ...
+
+    async def mark_digest_sent(self, guild_id: int, user_id: int, day: str) -> bool: ...
 
     async def set_game_fields(self, game_id: int, **columns: Any) -> bool: ...
 

@@ -35,6 +35,8 @@ import aiosqlite
 
 from games.base import LogEntry
 
+from .events import GameEvent
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS: list[str] = [
@@ -224,6 +226,34 @@ MIGRATIONS: list[str] = [
     CREATE UNIQUE INDEX challenges_rematch ON challenges (rematch_of)
         WHERE rematch_of IS NOT NULL AND status IN ('pending', 'accepted');
     """,
+    # 7: a game's event history (``bot/events.py``): the time of every logged action, draw
+    # offers and takebacks with their answers, written in the same transaction as the action.
+    # And where each player wants "your turn" to reach them in a server (``bot/notify.py``):
+    # thread, DM, both or off, whether a DM failed already (told once), the daily digest.
+    """
+    CREATE TABLE game_events (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        at REAL NOT NULL,
+        kind TEXT NOT NULL,
+        seat INTEGER,
+        ply INTEGER NOT NULL DEFAULT 0,
+        data TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX game_events_by_game ON game_events (game_id, id);
+
+    CREATE TABLE notify_prefs (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        route TEXT NOT NULL DEFAULT 'thread' CHECK (route IN ('thread', 'dm', 'both', 'off')),
+        digest INTEGER NOT NULL DEFAULT 0,
+        dm_failed INTEGER NOT NULL DEFAULT 0,
+        digest_day TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX notify_prefs_digest ON notify_prefs (digest_day) WHERE digest = 1;
+    """,
 ]
 
 # Migration 3 and its triggers use json_each: built into SQLite since 3.38 (and in most
@@ -285,6 +315,11 @@ QUERIES = {
         " AND claim_at <= ? ORDER BY claim_at"
     ),
     "moves": "SELECT state FROM games WHERE id = ?",
+    "game_events": "SELECT * FROM game_events WHERE game_id = ? ORDER BY id",
+    "notify_pref": "SELECT * FROM notify_prefs WHERE guild_id = ? AND user_id = ?",
+    "digests_due": (
+        "SELECT * FROM notify_prefs WHERE digest = 1 AND digest_day < ? ORDER BY digest_day"
+    ),
     "get_challenge": "SELECT * FROM challenges WHERE id = ?",
     "challenges_expired": (
         "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at"
@@ -358,7 +393,7 @@ class ChallengeRow:
     kind: str
     variants: tuple[str, ...]
     challenger_id: int
-    opponent_id: int | None  # None: an open challenge, until someone takes it (migration 5)
+    opponent_id: int | None  # None: an open challenge, until someone takes it (migration 6)
     first: str
     status: str
     created_at: float
@@ -416,6 +451,26 @@ class MoveRow:
     def entry(self) -> LogEntry:
         """As the engine logs it: ``game.replay(row.entry for row in rows)``."""
         return LogEntry(self.seat, self.move, self.dice)
+
+
+@dataclass(frozen=True)
+class NotifyRow:
+    """Where "your turn" reaches a player in a server (``bot/notify.py``)."""
+
+    guild_id: int
+    user_id: int
+    route: str  # thread | dm | both | off
+    digest: bool  # a daily DM listing the games where it is their turn
+    dm_failed: bool  # a DM failed once (the player was told; notices fall back to threads)
+    digest_day: str  # the UTC day (YYYY-MM-DD) of the last digest sent; "" for none yet
+
+    @classmethod
+    def from_row(cls, row: Any) -> NotifyRow:
+        data = {name: row[name] for name in ("guild_id", "user_id", "route", "digest_day")}
+        return cls(**data, digest=bool(row["digest"]), dm_failed=bool(row["dm_failed"]))
+
+
+NOTIFY_COLUMNS = frozenset(["route", "digest", "dm_failed"])
 
 
 def _known_columns(cls: type, row: sqlite3.Row) -> dict[str, Any]:
@@ -539,9 +594,11 @@ class Store:
         expected_version: int,
         *,
         new_log_entries: Iterable[tuple[int, LogEntry]] = (),
+        events: Iterable[GameEvent] = (),
         **columns: Any,
     ) -> bool:
-        """Write ``columns`` and bump the version if it is still ``expected_version``.
+        """Write ``columns`` and bump the version if it is still ``expected_version``, with
+        the game's ``events`` (``bot/events.py``) in the same transaction.
 
         Returns False, changing nothing, when the version moved on. ``new_log_entries``
         (``(ply, entry)`` pairs) is accepted for callers written for schema 2, which stored
@@ -550,11 +607,87 @@ class Store:
         del new_log_entries  # already in the state's log: each move is stored once
         _check_columns(columns, GAME_COLUMNS)
         columns = _game_columns(columns)
+        rows = [event.columns(game_id, expected_version) for event in events]
         assignments = "".join(f"{name} = ?, " for name in columns)
         sql = f"UPDATE games SET {assignments}version = version + 1 WHERE id = ? AND version = ?"
         params = [*map(_encode, columns.values()), game_id, expected_version]
         async with self._write() as db:
             cursor = await _run(db, sql, params)
+            if cursor.rowcount != 1:
+                return False
+            for row in rows:
+                await _insert(db, "game_events", row)
+            return True
+
+    async def add_game_events(
+        self, game_id: int, expected_version: int, events: Iterable[GameEvent]
+    ) -> bool:
+        """Store ``events`` that change no position (a takeback asked or declined), only if
+        the game is still at ``expected_version``: one transaction, so that an event never
+        follows a move it did not see."""
+        rows = [event.columns(game_id, expected_version) for event in events]
+        async with self._write() as db:
+            async with db.execute(
+                "SELECT 1 FROM games WHERE id = ? AND version = ?", (game_id, expected_version)
+            ) as cursor:
+                if await cursor.fetchone() is None:
+                    return False
+            for row in rows:
+                await _insert(db, "game_events", row)
+            return True
+
+    async def game_events(self, game_id: int) -> list[GameEvent]:
+        """The game's events, oldest first."""
+        rows = await self._fetchall(QUERIES["game_events"], (game_id,))
+        return [GameEvent.from_row(row) for row in rows]
+
+    # ---- notification settings -------------------------------------------------
+
+    async def notify_pref(self, guild_id: int, user_id: int) -> NotifyRow | None:
+        row = await self._fetchone(QUERIES["notify_pref"], (guild_id, user_id))
+        return NotifyRow.from_row(row) if row else None
+
+    async def set_notify_pref(self, guild_id: int, user_id: int, **columns: Any) -> None:
+        """Create or change a player's notification settings (``route``, ``digest``,
+        ``dm_failed``)."""
+        _check_columns(columns, NOTIFY_COLUMNS)
+        values = {name: int(v) if isinstance(v, bool) else v for name, v in columns.items()}
+        names = ", ".join(["guild_id", "user_id", *values])
+        marks = ", ".join("?" for _ in range(2 + len(values)))
+        updates = ", ".join(f"{name} = excluded.{name}" for name in values) or "route = route"
+        sql = (
+            f"INSERT INTO notify_prefs ({names}) VALUES ({marks})"
+            f" ON CONFLICT (guild_id, user_id) DO UPDATE SET {updates}"
+        )
+        async with self._write() as db:
+            await _run(db, sql, [guild_id, user_id, *values.values()])
+
+    async def mark_dm_failed(self, guild_id: int, user_id: int) -> bool:
+        """Note that a DM to the player failed; True only the first time (to say so once)."""
+        async with self._write() as db:
+            cursor = await _run(
+                db,
+                "UPDATE notify_prefs SET dm_failed = 1"
+                " WHERE guild_id = ? AND user_id = ? AND dm_failed = 0",
+                (guild_id, user_id),
+            )
+            return cursor.rowcount == 1
+
+    async def digests_due(self, day: str) -> list[NotifyRow]:
+        """Players who asked for a daily digest and have not had one on ``day``."""
+        rows = await self._fetchall(QUERIES["digests_due"], (day,))
+        return [NotifyRow.from_row(row) for row in rows]
+
+    async def mark_digest_sent(self, guild_id: int, user_id: int, day: str) -> bool:
+        """Mark the player's digest of ``day`` sent; False if it already was (once a day, even
+        with two bots on one database)."""
+        async with self._write() as db:
+            cursor = await _run(
+                db,
+                "UPDATE notify_prefs SET digest_day = ? WHERE guild_id = ? AND user_id = ?"
+                " AND digest = 1 AND digest_day < ?",
+                (day, guild_id, user_id, day),
+            )
             return cursor.rowcount == 1
 
     async def set_game_fields(self, game_id: int, **columns: Any) -> bool:

@@ -9,6 +9,7 @@ from discord.ext import commands
 
 from bot.service import Notice
 
+from .notify import deliver, send_dm
 from .ui import ClaimButton, challenge_embed, single_button_view
 
 log = logging.getLogger(__name__)
@@ -35,11 +36,43 @@ async def post_notice(bot: commands.Bot, notice: Notice) -> None:
             return
         await expire_challenge(bot, channel, notice)
         await channel.send(notice.text, allowed_mentions=only_them)
+    elif notice.kind == "digest":
+        await send_digest(bot, notice)
+    elif notice.kind == "reminder":
+        await send_reminder(bot, notice, only_them)
     elif notice.kind == "claimable" and notice.game_id is not None:
         view = single_button_view(ClaimButton(notice.game_id))
         await send_notice(bot, notice, content=notice.text, view=view, allowed_mentions=only_them)
     else:
         await send_notice(bot, notice, content=notice.text, allowed_mentions=only_them)
+
+
+async def send_digest(bot: commands.Bot, notice: Notice) -> None:
+    """The daily list of games to play, by DM only (a failed DM is noted, not re-sent)."""
+    if not await send_dm(bot, notice.user_id, {"content": notice.text}):  # type: ignore[arg-type]
+        await bot.service.dm_failed(notice.guild_id, notice.user_id)  # type: ignore[attr-defined]
+
+
+async def send_reminder(
+    bot: commands.Bot, notice: Notice, only_them: discord.AllowedMentions
+) -> None:
+    """A reminder goes where the player wants "your turn" (``/game notify``)."""
+    service = bot.service  # type: ignore[attr-defined]
+    route = (await service.notify_settings(notice.guild_id, notice.user_id)).route
+    if route in ("thread", "both"):
+        await send_notice(bot, notice, content=notice.text, allowed_mentions=only_them)
+    if route in ("dm", "both"):
+        said = notice.text.split(", ", 1)[-1]
+        home = await notice_channel(bot, notice)
+        await deliver(
+            bot,  # type: ignore[arg-type]
+            notice.guild_id,
+            notice.user_id,
+            said[:1].upper() + said[1:],
+            route,
+            home=home,
+            thread_text=notice.text,
+        )
 
 
 async def send_notice(bot: commands.Bot, notice: Notice, **message) -> None:

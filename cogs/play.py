@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -305,23 +306,32 @@ async def start_game(
 ) -> None:
     """Post the new game's first board: in a new thread on the challenge message; where the
     bot cannot make one or cannot post in it, into the channel; failing that, as an answer to
-    the interaction. The bot opponent then plays, if it moves first."""
+    the interaction. The first player's "your turn" goes where they chose (``/game notify``).
+    The bot opponent then plays, if it moves first."""
+    from .notify import quiet_turn, tell_turn, turn_route
+
     svc = service(interaction)
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    route = await turn_route(bot, board)
+    first = quiet_turn(board_message(board), board, route)
     thread = await open_thread(interaction, board, challenge)
-    message = await send_in(thread, board_message(board), board.game_id)
+    message = await send_in(thread, first, board.game_id)
     if message is None:
         thread = None
         channel = challenge.channel if challenge else interaction.channel
         if isinstance(channel, discord.abc.Messageable):
-            message = await send_in(channel, board_message(board), board.game_id)
+            message = await send_in(channel, first, board.game_id)
     if message is None:
-        message = await answer_publicly(interaction, board_message(board))
+        message = await answer_publicly(interaction, first)
     await svc.set_game_location(
         board.game_id,
         thread_id=thread.id if thread else None,
         message_id=message.id if message else None,
     )
-    opponent_side.after_board(interaction.client, board)  # type: ignore[arg-type]
+    if message is not None:
+        shown = replace(board, thread_id=thread.id if thread else None, message_id=message.id)
+        await tell_turn(bot, shown, route, message.jump_url)
+    opponent_side.after_board(bot, board)
 
 
 async def open_thread(
@@ -602,6 +612,10 @@ async def board_button(
         await refuse(interaction, legal_moves_text(moves))
     elif action == "draw":
         await offer_draw(interaction, game_id)
+    elif action == "takeback":
+        from . import takeback
+
+        await takeback.ask(interaction, game_id)
     elif action == "resign":
         if interaction.user.id not in current.players:
             await refuse(interaction, "You are not playing in this game.")

@@ -11,7 +11,9 @@ from discord.ext import commands
 from bot.service import ServiceError
 from games import GAMES
 
+from . import notify as notify_flow
 from . import play, replay
+from . import takeback as takeback_flow
 from .ui import acknowledge, answer_error, message_link, refuse, tell_with
 
 LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first)
@@ -113,6 +115,29 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
             return
         await play.offer_draw(interaction, game_id)
 
+    @app_commands.command(description="Ask your opponent to undo your last move")
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def takeback(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        try:
+            game_id = await play.resolve_game(interaction, game)
+        except ServiceError as error:
+            await answer_error(interaction, error)
+            return
+        await takeback_flow.ask(interaction, game_id)
+
+    @app_commands.command(description="Where your turn notices reach you in this server")
+    @app_commands.describe(
+        where="Thread (a mention), DM, both, or off", digest="A daily DM of your games to play"
+    )
+    @app_commands.choices(where=notify_flow.WHERE_CHOICES)
+    async def notify(
+        self,
+        interaction: discord.Interaction,
+        where: str | None = None,
+        digest: bool | None = None,
+    ) -> None:
+        await notify_flow.command(interaction, where, digest)
+
     @app_commands.command(description="Claim the win when your opponent has not moved in time")
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def claim(self, interaction: discord.Interaction, game: str | None = None) -> None:
@@ -138,6 +163,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @replay.autocomplete("game")
     @resign.autocomplete("game")
     @draw.autocomplete("game")
+    @takeback.autocomplete("game")
     @claim.autocomplete("game")
     async def game_autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -146,5 +172,5 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(replay.ReplayButton)
+    bot.add_dynamic_items(replay.ReplayButton, takeback_flow.TakebackAnswerButton)
     await bot.add_cog(SharedCog(bot))

@@ -143,6 +143,7 @@ def board_view(board: BoardView) -> discord.ui.View | None:
         view.add_item(RollButton(board.game_id, board.version))
     view.add_item(BoardButton(board.game_id, board.version, "moves"))
     view.add_item(BoardButton(board.game_id, board.version, "draw"))
+    view.add_item(BoardButton(board.game_id, board.version, "takeback"))
     view.add_item(BoardButton(board.game_id, board.version, "resign"))
     return view
 
@@ -232,9 +233,24 @@ async def post_game_gif(bot: IdzevaBot, board: BoardView) -> None:
 
 
 async def deliver_board(interaction: discord.Interaction, board: BoardView) -> None:
+    from .notify import quiet_turn, tell_turn, turn_route
+
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    route = await turn_route(bot, board)  # where the next player wants "your turn"
+    message = await post_turn_board(
+        interaction, board, quiet_turn(board_message(board), board, route)
+    )
+    link = message.jump_url if message is not None else board_link(board)
+    await tell_turn(bot, board, route, link)
+
+
+async def post_turn_board(
+    interaction: discord.Interaction, board: BoardView, posted: dict[str, Any]
+) -> discord.Message | None:
+    """Post the board (see ``post_board``); the message posted, if any."""
     bot: IdzevaBot = interaction.client  # type: ignore[assignment]
     home = await home_channel(bot, board)
-    message = await send_in(home, board_message(board), board.game_id)
+    message = await send_in(home, posted, board.game_id)
     if message is not None:
         await make_latest_board(bot, board, message.id)
         if interaction.channel_id == home_id(board):
@@ -245,10 +261,11 @@ async def deliver_board(interaction: discord.Interaction, board: BoardView) -> N
                 interaction,
                 f"{board.title} #{board.game_id}: {summary}. The board: <#{home_id(board)}>",
             )
-        return
-    message = await answer_publicly(interaction, board_message(board))
+        return message
+    message = await answer_publicly(interaction, posted)
     if message is not None and interaction.channel_id == home_id(board):
         await make_latest_board(bot, board, message.id)
+    return message
 
 
 async def show_board_here(
@@ -551,11 +568,14 @@ class ChallengeButton(
 
 class BoardButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:g:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>moves|draw|resign|resign!)",
+    template=(
+        r"idz:g:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>moves|draw|takeback|resign|resign!)"
+    ),
 ):
     LABELS = {
         "moves": ("Legal moves", discord.ButtonStyle.secondary),
         "draw": ("Offer draw", discord.ButtonStyle.secondary),
+        "takeback": ("Takeback", discord.ButtonStyle.secondary),
         "resign": ("Resign", discord.ButtonStyle.danger),
         "resign!": ("Yes, resign", discord.ButtonStyle.danger),
     }

@@ -21,7 +21,15 @@ from typing import Any
 from .base import Game, IllegalMove, Outcome
 
 RECORD_FORMAT = "idzeva-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2  # 2: events (draw offers, takebacks and their answers) with times
+EVENT_KINDS = (
+    "draw-offer",
+    "draw-accept",
+    "draw-decline",
+    "takeback-ask",
+    "takeback-accept",
+    "takeback-decline",
+)
 MAX_PLIES = 100_000  # far beyond any real game; a guard against a runaway file
 
 
@@ -166,9 +174,7 @@ class GameRecord:
             outcome = Outcome.from_dict(result)
             if not isinstance(outcome.reason, str):
                 raise RecordError("the result's reason must be text")
-        events = data.get("events", [])
-        if not isinstance(events, list):
-            raise RecordError("events must be a list")
+        events = _events(data.get("events", []))
         return cls(
             game=game,
             variants=variants,
@@ -351,16 +357,26 @@ def text_record(record: GameRecord, game: Game | None = None) -> str:
     lines = [f'[{key} "{value}"]' for key, value in header]
     lines.append("")
     width = len(str(len(record.moves)))
+    # Events after the move they follow (``ply``: moves played then); a takeback's undone
+    # moves are not in the list, so its event shows where the game went on from.
+    by_ply: dict[int, list[dict[str, Any]]] = {}
+    for index, event in enumerate(record.events):
+        ply = event.get("ply")
+        if isinstance(event.get("to_ply"), int) and _accepted(record.events, index):
+            ply = event["to_ply"]
+        by_ply.setdefault(ply if isinstance(ply, int) else len(record.moves), []).append(event)
+    lines += [_event_words(e, names) for e in by_ply.pop(0, [])]
     for move in record.moves:
         side = names[move.seat] if 0 <= move.seat < len(names) else f"Seat {move.seat + 1}"
         dice = "".join(f"[{' '.join(map(str, roll))}] " for roll in move.dice)
         lines.append(f"{move.ply:>{width}}. {side}: {dice}{move.move}")
+        lines += [_event_words(e, names) for e in by_ply.pop(move.ply, [])]
     if record.dice_after:
         lines.append(
             "   then rolled " + " ".join(f"[{' '.join(map(str, r))}]" for r in record.dice_after)
         )
-    for event in record.events:
-        lines.append(f"   ({event.get('event', 'event')} at ply {event.get('ply', '?')})")
+    for ply in sorted(by_ply):  # past the last move (a hand-written record)
+        lines += [_event_words(e, names) for e in by_ply[ply]]
     if record.result:
         lines.append(f"   {_result_words(game, record.result)}")
     return "\n".join(lines) + "\n"
@@ -394,6 +410,65 @@ def _strings(values: Any, what: str) -> list[str]:
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise RecordError(f"{what} must be a list of names")
     return values
+
+
+def _events(values: Any) -> list[dict[str, Any]]:
+    """The record's events, checked field by field (they are shown, never replayed)."""
+    if not isinstance(values, list):
+        raise RecordError("events must be a list")
+    if len(values) > MAX_PLIES:
+        raise RecordError(f"more than {MAX_PLIES} events")
+    checked = []
+    for number, event in enumerate(values, start=1):
+        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+            raise RecordError(f'event {number} needs an "event" name')
+        for key in ("ply", "seat", "asker", "to_ply"):
+            value = event.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise RecordError(f"event {number}: {key} must be a number, not {value!r}")
+        if event.get("at") is not None and not isinstance(event["at"], str):
+            raise RecordError(f"event {number}: at must be a time in ISO 8601")
+        undone = event.get("undone")
+        if undone is not None:
+            _strings(undone, f"event {number}: undone")
+        checked.append(dict(event))
+    return checked
+
+
+def _accepted(events: Sequence[dict[str, Any]], index: int) -> bool:
+    """Is event ``index`` an accepted takeback (or the request that was accepted)?"""
+    kind = events[index].get("event")
+    if kind == "takeback-accept":
+        return True
+    if kind != "takeback-ask":
+        return False
+    answers = (e.get("event") for e in events[index + 1 :])
+    return next((a for a in answers if str(a).startswith("takeback-")), None) == "takeback-accept"
+
+
+def _event_words(event: dict[str, Any], names: Sequence[str]) -> str:
+    """``takeback-accept``: ``(takeback: White's d2-d3 xg7 undone, at ...)``."""
+
+    def side(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    kind = event.get("event", "event")
+    words = {
+        "draw-offer": "offers a draw",
+        "draw-accept": "accepts the draw",
+        "draw-decline": "declines the draw",
+        "takeback-ask": "asks for a takeback",
+        "takeback-decline": "declines the takeback",
+    }
+    if kind == "takeback-accept":
+        undone = " ".join(event.get("undone") or [])
+        text = f"{side(event.get('seat'))} accepts the takeback: {side(event.get('asker'))}'s"
+        text += f" {undone} undone" if undone else " move undone"
+    else:
+        text = f"{side(event.get('seat'))} {words.get(kind, kind)}"
+    if event.get("at"):
+        text += f", {event['at']}"
+    return f"   ({text})"
 
 
 def _optional_int(value: Any) -> int | None:

@@ -214,6 +214,12 @@ def test_a_result_the_moves_do_not_give_is_refused():
         ({"variants": ["giant"]}, "unknown variant 'giant'"),
         ({"seats": 5}, "not 5"),
         ({"moves": {"1": "a"}}, "moves must be a list"),
+        ({"events": {"takeback": 1}}, "events must be a list"),
+        ({"events": ["takeback"]}, 'event 1 needs an "event" name'),
+        ({"events": [{"event": "draw-offer", "ply": "2"}]}, "event 1: ply must be a number"),
+        ({"events": [{"event": "draw-offer", "seat": True}]}, "event 1: seat must be a number"),
+        ({"events": [{"event": "draw-offer", "at": 5}]}, "event 1: at must be a time"),
+        ({"events": [{"event": "takeback-accept", "undone": [1]}]}, "undone must be a list"),
     ],
 )
 def test_malformed_records_are_refused_as_a_whole(change, words):
@@ -277,3 +283,44 @@ def test_replay_steps_from_checkpoints_match_a_replay_from_the_start():
     row.state = other.to_json()
     frame = replay_frame(row, 5, None)
     assert frame.caption.splitlines()[-1] == record_from_game(other).replay(5).status_line()
+
+
+def test_a_version_1_record_still_loads():
+    """Version 1 (before events were written) reads as it did: its events are kept as they
+    are, and its moves replay."""
+    game = random_game("shax", 5, 12)
+    data = record_data(game) | {"version": 1}
+    data["events"] = [{"ply": 12, "seat": 0, "event": "draw-offer"}]
+    record, loaded = load_record(data)
+    assert loaded.to_json() == game.to_json()
+    assert record.events == [{"ply": 12, "seat": 0, "event": "draw-offer"}]
+    assert "   (White offers a draw)" in text_record(record, loaded)
+    assert json.loads(record.to_json(loaded))["version"] == RECORD_VERSION == 2
+
+
+def test_events_are_shown_after_the_move_they_follow():
+    game = random_game("shax", 3, 4)
+    moves = game.moves()
+    events = [
+        {"ply": 1, "seat": 1, "event": "draw-offer"},
+        {"ply": 1, "seat": 0, "event": "draw-decline"},
+        {"ply": 3, "seat": 0, "event": "takeback-ask", "to_ply": 2, "undone": ["c1"]},
+        {"ply": 3, "seat": 1, "event": "takeback-decline", "asker": 0},
+        {"ply": 5, "seat": 0, "event": "takeback-ask", "to_ply": 4, "undone": ["x"]},
+        {"ply": 5, "seat": 1, "event": "takeback-accept", "asker": 0, "undone": ["x"], "to_ply": 4},
+    ]
+    record = record_from_game(game, events=events)
+    lines = text_record(record).splitlines()
+    body = lines[lines.index("") + 1 :]
+    assert body == [
+        f"1. White: {moves[0]}",
+        "   (Black offers a draw)",
+        "   (White declines the draw)",
+        f"2. Black: {moves[1]}",
+        f"3. White: {moves[2]}",
+        "   (White asks for a takeback)",
+        "   (Black declines the takeback)",
+        f"4. Black: {moves[3]}",
+        "   (White asks for a takeback)",
+        "   (Black accepts the takeback: White's x undone)",
+    ]

@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 
 from bot.cli import main
+from bot.events import GameEvent
 from bot.store import Store
 from bot.store_pg import PostgresStore
 from games import Shax
@@ -67,6 +68,11 @@ async def fill(db_path: str) -> list[int]:
         await store.add_job("reminder:2:1", '{"text": "sent"}', START, "a", 120.0)
         await store.finish_job("reminder:2:1", START + 1)
         await store.put_value("commands:global", "abc123", START)
+        # The history of game 1 (a draw offered, declined) and one player's notices.
+        for kind, seat in (("draw-offer", 0), ("draw-decline", 1)):
+            event = GameEvent(kind, seat, 0, START)
+            assert await store.add_game_events(game_ids[0], 1, [event])
+        await store.set_notify_pref(GUILD, PLAYERS[1], route="dm", digest=True)
     return game_ids
 
 
@@ -84,7 +90,8 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
     code, text = await migrate(db_path, pg_url)
     assert (code, text) == (
         0,
-        f"copied {games} games, 2 challenges, 2 jobs, 1 bot_values\n"
+        f"copied {games} games, 2 challenges, 2 game_events, 1 notify_prefs, 2 jobs,"
+        " 1 bot_values\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:
@@ -103,6 +110,14 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
         assert await after.take_jobs("b", START + 120, 120.0, 10, 5) == [
             ("reminder:1:1", '{"text": "your turn"}')
         ]
+        assert await after.game_events(game_ids[0]) == await before.game_events(game_ids[0])
+        assert [e.kind for e in await after.game_events(game_ids[0])] == [
+            "draw-offer",
+            "draw-decline",
+        ]
+        assert await after.notify_pref(GUILD, PLAYERS[1]) == await before.notify_pref(
+            GUILD, PLAYERS[1]
+        )
         # New rows continue after the copied ids.
         new_id = await after.insert_game(
             guild_id=GUILD,

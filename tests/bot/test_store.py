@@ -252,6 +252,9 @@ PLAN_PARAMS = {
     "get_challenge": (1,),
     "challenges_expired": (START,),
     "rematch_of": (1,),
+    "game_events": (1,),
+    "notify_pref": (GUILD, 11),
+    "digests_due": ("2026-11-25",),
 }
 
 

@@ -64,6 +64,8 @@ async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_data
         "jobs",
         "bot_values",
         "idzeva_schema",
+        "game_events",
+        "notify_prefs",
     }
 
 
@@ -241,6 +243,9 @@ PLAN_PARAMS = {
     "get_challenge": (1,),
     "challenges_expired": (START,),
     "rematch_of": (1,),
+    "game_events": (1,),
+    "notify_pref": (1, 11),
+    "digests_due": ("2026-11-25",),
 }
 
 # The index each query must use (by name), on a table too big to scan.
@@ -256,6 +261,9 @@ PLAN_INDEXES = {
     "get_challenge": "challenges_pkey",
     "challenges_expired": "challenges_by_status",
     "rematch_of": "challenges_rematch",
+    "game_events": "game_events_by_game",
+    "notify_pref": "notify_prefs_pkey",
+    "digests_due": "notify_prefs_digest",
 }
 
 
@@ -284,6 +292,19 @@ async def test_every_hot_query_uses_its_index(pg_url):
         " SELECT 1, 2, 'shax', n, n + 1, 'me',"
         " CASE WHEN n % 100 = 0 THEN 'pending' ELSE 'expired' END, n, n + 60, n"
         " FROM generate_series(1, 20000) AS n",
+    )
+    # 40,000 events (two per game) and 5,000 players' settings, a few with a digest.
+    await sql(
+        pg_url,
+        "INSERT INTO game_events (game_id, version, at, kind, seat, ply)"
+        " SELECT 1 + n % 20000, 1, n, 'entry', n % 2, n / 20000"
+        " FROM generate_series(0, 39999) AS n",
+    )
+    await sql(
+        pg_url,
+        "INSERT INTO notify_prefs (guild_id, user_id, route, digest, digest_day)"
+        " SELECT n % 50, n, 'dm', CASE WHEN n % 100 = 0 THEN 1 ELSE 0 END, '2026-11-24'"
+        " FROM generate_series(1, 5000) AS n",
     )
     await sql(pg_url, "ANALYZE")
     assert set(PLAN_PARAMS) == set(QUERIES) == set(PLAN_INDEXES)

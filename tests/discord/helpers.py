@@ -28,7 +28,7 @@ SHAX_MOVEMENT = (
 SHAX_WIN = SHAX_PLACEMENT + SHAX_MOVEMENT
 SHAX_RESULT = "White wins: opponent reduced to two pieces"
 
-BOARD_BUTTONS = ["Legal moves", "Offer draw", "Resign"]
+BOARD_BUTTONS = ["Legal moves", "Offer draw", "Takeback", "Resign"]
 
 Message = discord.Message | ResponseMessage
 

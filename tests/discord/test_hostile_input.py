@@ -59,8 +59,10 @@ SANE = {"move": "d2", "moves": "M-W2", "get": "1r", "give": "1r", "home": "rW3",
 
 
 def database(path: str) -> list[str]:
+    """Every row, but the players' notification settings: ``/game notify`` with each of its
+    choices really sets them (and answers ephemerally, as checked)."""
     with sqlite3.connect(path) as db:
-        return list(db.iterdump())
+        return [line for line in db.iterdump() if 'INSERT INTO "notify_prefs"' not in line]
 
 
 def fill(command: app_commands.Command, target: str, value: Any, caller: Any) -> dict[str, Any]:

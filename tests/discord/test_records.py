@@ -57,8 +57,9 @@ async def test_export_of_a_game_going_on_keeps_a_pending_draw_offer(world):
     told = answer(await w.bob.slash(match.where, "game export"))
     data = json.loads(await told.attachments[0].read())
     assert data["result"] is None and data["ended_at"] is None
-    assert data["events"] == [{"ply": 2, "seat": 0, "event": "draw-offer"}]
-    assert [m["move"] for m in data["moves"]] == ["d2", "d3"]
+    at = "2027-01-15T08:00:00Z"  # the test's clock stands still
+    assert data["events"] == [{"ply": 2, "seat": 0, "event": "draw-offer", "at": at}]
+    assert [(m["move"], m["at"]) for m in data["moves"]] == [("d2", at), ("d3", at)]
 
 
 async def test_export_of_an_unknown_game_is_refused(world):

@@ -1,0 +1,114 @@
+"""A game's event history (issue 17): when each logged action happened, and what happened
+outside the moves (draw offers, takebacks and their answers).
+
+Events are rows of the ``game_events`` table (migration 7), written by the store in the same
+transaction as the action they describe (``update_game(..., events=...)``) or, for an action
+that changes no position (asking for a takeback, declining it), on their own but only while
+the game is still at the version they were made at (``add_game_events``).
+
+- ``entry``: one per entry of the game's log (a move or a roll), ``ply`` its 1-based index in
+  the log. After a takeback the log is shorter and later entries reuse the same indexes: the
+  time of entry ``i`` is that of the latest ``entry`` event for ``i``.
+- ``draw-offer``, ``draw-accept``, ``draw-decline``, ``takeback-ask``, ``takeback-accept``,
+  ``takeback-decline``: ``seat`` is who acted; ``ply`` the number of moves played then
+  (rolls not counted); ``data`` what the event needs (a takeback's undone moves).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+ENTRY = "entry"
+DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE = "draw-offer", "draw-accept", "draw-decline"
+TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE = (
+    "takeback-ask",
+    "takeback-accept",
+    "takeback-decline",
+)
+KINDS = frozenset(
+    [ENTRY, DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE, TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE]
+)
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """One event of a game. ``version``: the game's version when it happened (before the
+    action it goes with); ``at``: seconds since the epoch (the service's clock)."""
+
+    kind: str
+    seat: int | None
+    ply: int
+    at: float
+    version: int = 0
+    data: dict[str, Any] = field(default_factory=dict)
+    id: int | None = None  # set once stored; orders a game's events
+    game_id: int | None = None
+
+    def columns(self, game_id: int, version: int) -> dict[str, Any]:
+        """The row to insert for ``game_id`` at ``version``."""
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown game event {self.kind!r}")
+        return {
+            "game_id": game_id,
+            "version": version,
+            "at": self.at,
+            "kind": self.kind,
+            "seat": self.seat,
+            "ply": self.ply,
+            "data": dict(self.data),
+        }
+
+    @classmethod
+    def from_row(cls, row: Any) -> GameEvent:
+        return cls(
+            kind=row["kind"],
+            seat=row["seat"],
+            ply=row["ply"],
+            at=row["at"],
+            version=row["version"],
+            data=dict(json.loads(row["data"])),
+            id=row["id"],
+            game_id=row["game_id"],
+        )
+
+
+def iso(moment: float | None) -> str | None:
+    if moment is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
+
+
+def entry_times(events: Iterable[GameEvent], entries: int) -> list[float | None]:
+    """The time of each of the log's first ``entries`` entries (None where unknown: games
+    played before events were kept). A takeback's later entries replace earlier ones."""
+    times: list[float | None] = [None] * entries
+    for event in events:
+        if event.kind == ENTRY and 1 <= event.ply <= entries:
+            times[event.ply - 1] = event.at
+    return times
+
+
+def move_times(events: Iterable[GameEvent], log: Sequence[Any]) -> list[str | None]:
+    """One ISO time per move of ``log`` (its entries with a move), for the record."""
+    times = entry_times(events, len(log))
+    return [iso(at) for entry, at in zip(log, times, strict=True) if entry.move is not None]
+
+
+def record_events(events: Iterable[GameEvent]) -> list[dict[str, Any]]:
+    """The events as the game record lists them (``docs/records.md``): everything but the
+    per-entry times, which go with the moves."""
+    shown = []
+    for event in events:
+        if event.kind == ENTRY:
+            continue
+        item: dict[str, Any] = {"ply": event.ply, "seat": event.seat, "event": event.kind}
+        item["at"] = iso(event.at)
+        for key in ("asker", "undone", "to_ply"):
+            if key in event.data:
+                item[key] = event.data[key]
+        shown.append(item)
+    return shown

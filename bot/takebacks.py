@@ -1,0 +1,225 @@
+"""Takebacks (issue 16): a player asks the other side to undo their last move.
+
+What is undone: the asker's own moves at the end of the game's log, back to (not including)
+their roll or anyone else's action. So a takeback is possible only while the asker acted
+last: never once an opponent has moved or rolled, never after the game ended. In dice games
+the roll stays: the position goes back to just after it, with the same dice, and no roll is
+due (a takeback can never be used to roll again). In Chebache that is the whole turn since
+the roll; in Šačidjun the seat's sub-turn since its roll.
+
+A request is a ``takeback-ask`` event (``bot/events.py``) stored at the game's current
+version: any later action on the game (a move, a roll, a draw offer) moves the version on and
+the request lapses. One player of the other side answers it (as with draw offers); accepting
+restores the position by replaying the log without the undone entries from the start, through
+the engine, written ``WHERE version = v`` with the ``takeback-accept`` event: of a racing move
+and an acceptance, exactly one wins. A declined request is not asked again at the same
+version. Rated games allow takebacks too, with consent; the history records them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from games import Game
+from games.base import IllegalMove
+
+from . import events as ev
+from .events import GameEvent
+
+if TYPE_CHECKING:
+    from .service import BoardView, GameService
+    from .store import GameRow
+
+LAPSED = "This takeback request is no longer open: the game moved on, or it was answered."
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a takeback by ``seat`` would undo: the log keeps its first ``cut`` entries."""
+
+    seat: int
+    cut: int
+    undone: tuple[str, ...]  # the moves undone, in order
+    ply: int  # moves played now
+    to_ply: int  # moves played after the takeback
+    opponents: tuple[int, ...]  # the seats that may answer (the other side's)
+
+
+@dataclass(frozen=True)
+class TakebackView:
+    """A takeback request as the cogs show it."""
+
+    game_id: int
+    title: str
+    version: int  # the game's version the request was made at (its buttons carry it)
+    asker: int  # user id
+    answerers: tuple[int, ...]  # user ids of the other side
+    undone: tuple[str, ...]
+    status: str  # pending | accepted | declined
+
+
+def plan_for(game: Game, seat: int) -> Plan:
+    """The takeback ``seat`` may ask for now; ``ServiceError`` says why there is none."""
+    from .service import NotAllowed, ServiceError
+
+    if game.is_over:
+        raise ServiceError(f"This game is over: {game.result_text()}. Nothing can be taken back.")
+    log = game.log
+    if not log:
+        raise NotAllowed("No move has been played yet: there is nothing to take back.")
+    last = log[-1]
+    if last.seat != seat:
+        who = game.seat_names[last.seat]
+        did = "rolled" if last.dice is not None else "moved"
+        raise NotAllowed(f"Too late: {who} has {did} since your last move.")
+    cut = len(log)
+    while cut > 0 and log[cut - 1].seat == seat and log[cut - 1].move is not None:
+        cut -= 1
+    if cut == len(log):
+        raise NotAllowed("You have only rolled: there is no move to take back (the dice stay).")
+    undone = tuple(str(entry.move) for entry in log[cut:])
+    others = tuple(s for s in range(game.seats) if game.team_of(s) != game.team_of(seat))
+    kept = sum(1 for entry in log[:cut] if entry.move is not None)
+    return Plan(seat, cut, undone, game.ply, kept, others)
+
+
+def restored(game: Game, cut: int) -> Game:
+    """The game with its log's first ``cut`` entries, replayed from the start: the position
+    exactly as it was then (with its dice, when the last entry kept is a roll)."""
+    from .service import CorruptGame
+
+    fresh = type(game)(game.variant_set, game.seats)
+    try:
+        fresh.replay(game.log[:cut])
+    except (IllegalMove, ValueError, AssertionError):
+        raise CorruptGame("This game's record does not replay: it cannot be taken back.") from None
+    return fresh
+
+
+# ---- jobs for the worker pool --------------------------------------------------------
+
+
+def plan_job(row: GameRow, seat: int) -> Plan:
+    from .workers import _load
+
+    return plan_for(_load(row, None), seat)
+
+
+def takeback_action(
+    seat: int, cut: int, by: int, row: GameRow, game: Game, now: float
+) -> dict[str, Any]:
+    """The accepted takeback, as an action of ``GameService._apply``: the game becomes the
+    restored one in place (the action protocol mutates the loaded game)."""
+    from .service import ServiceError
+
+    plan = plan_for(game, seat)
+    if plan.cut != cut:
+        raise ServiceError(LAPSED)
+    back = restored(game, cut)
+    vars(game).clear()
+    vars(game).update(vars(back))
+    data = {"asker": seat, "undone": list(plan.undone), "to_ply": plan.to_ply}
+    event = GameEvent(ev.TAKEBACK_ACCEPT, by, plan.ply, now, data=data)
+    return {"draw_offer_seat": None, "events": [event]}
+
+
+# ---- the service's side --------------------------------------------------------------
+
+
+def pending(events: list[GameEvent], version: int) -> GameEvent | None:
+    """The open request (a ``takeback-ask`` at the game's current version), if any."""
+    last = latest(events)
+    if last is not None and last.kind == ev.TAKEBACK_ASK and last.version == version:
+        return last
+    return None
+
+
+def latest(events: list[GameEvent]) -> GameEvent | None:
+    kinds = (ev.TAKEBACK_ASK, ev.TAKEBACK_ACCEPT, ev.TAKEBACK_DECLINE)
+    return next((event for event in reversed(events) if event.kind in kinds), None)
+
+
+async def ask(service: GameService, game_id: int, user_id: int, guild_id: int) -> TakebackView:
+    """``user_id`` asks for a takeback; stored at the game's version (restart-safe)."""
+    from .service import NotAllowed, ServiceError, _require_player, _title
+
+    store = service._store
+    row = await service._game_row(game_id, guild_id)
+    seat = _require_player(row, user_id)
+    plan = await service._workers.run(plan_job, row, seat)
+    history = await store.game_events(game_id)
+    last = latest(history)
+    if last is not None and last.version == row.version:
+        if last.kind == ev.TAKEBACK_ASK:
+            raise NotAllowed("A takeback is already asked in this game: wait for the answer.")
+        if last.kind == ev.TAKEBACK_DECLINE:
+            raise NotAllowed("Your takeback was declined: the game goes on.")
+    data = {
+        "undone": list(plan.undone),
+        "to_ply": plan.to_ply,
+        "cut": plan.cut,
+        "opponents": list(plan.opponents),
+    }
+    event = GameEvent(ev.TAKEBACK_ASK, seat, plan.ply, service._clock(), data=data)
+    if not await store.add_game_events(game_id, row.version, [event]):
+        raise ServiceError("The game moved on meanwhile: nothing was asked. Look at the board.")
+    return TakebackView(
+        game_id,
+        _title(row.kind),
+        row.version,
+        user_id,
+        tuple(row.players[s] for s in plan.opponents),
+        plan.undone,
+        "pending",
+    )
+
+
+async def answer(
+    service: GameService,
+    game_id: int,
+    user_id: int,
+    accept: bool,
+    guild_id: int,
+    version: int,
+) -> tuple[TakebackView, BoardView | None]:
+    """An opponent accepts (the restored board comes with the answer) or declines."""
+    from .service import NotAllowed, ServiceError, StaleBoard, _require_player, _title
+
+    store = service._store
+    row = await service._game_row(game_id, guild_id)
+    seat = _require_player(row, user_id)
+    request = pending(await store.game_events(game_id), row.version)
+    if request is None or version != row.version:
+        raise ServiceError(LAPSED)
+    assert request.seat is not None
+    if seat == request.seat:
+        raise NotAllowed("You asked for this takeback: your opponent answers it.")
+    if seat not in request.data.get("opponents", ()):
+        raise NotAllowed("Your side asked for this takeback: the other side answers it.")
+    undone = tuple(request.data.get("undone", ()))
+    view = TakebackView(
+        game_id,
+        _title(row.kind),
+        row.version,
+        row.players[request.seat],
+        tuple(row.players[s] for s in request.data.get("opponents", ())),
+        undone,
+        "accepted" if accept else "declined",
+    )
+    now = service._clock()
+    if not accept:
+        data = {"asker": request.seat}
+        event = GameEvent(ev.TAKEBACK_DECLINE, seat, request.ply, now, data=data)
+        if not await store.add_game_events(game_id, row.version, [event]):
+            raise ServiceError(LAPSED)
+        return view, None
+    action = partial(takeback_action, request.seat, int(request.data["cut"]), seat)
+    try:
+        board, _ = await service._apply(row, action)
+    except StaleBoard:
+        raise ServiceError(LAPSED) from None
+    moves = " ".join(undone)
+    note = f"Takeback accepted by <@{user_id}>: <@{view.asker}>'s `{moves}` undone."
+    return view, replace(board, note=note)

@@ -1,0 +1,122 @@
+"""``/game takeback`` and the board's Takeback button: ask, then the other side's answer
+(``bot/takebacks.py`` decides everything; this only shows it)."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.service import ServiceError
+from bot.takebacks import TakebackView
+
+from . import play
+from .options import parse_id
+from .ui import (
+    acknowledge,
+    answer_error,
+    answer_publicly,
+    done,
+    guarded,
+    mention,
+    post_board,
+    send_in,
+    shown,
+    update_source,
+)
+
+
+def request_text(view: TakebackView) -> str:
+    moves = " ".join(view.undone)
+    others = " ".join(mention(user) for user in view.answerers)
+    return (
+        f"{mention(view.asker)} asks to take back `{moves}` in {view.title} #{view.game_id}. "
+        f"{others}, do you accept?"
+    )
+
+
+async def ask(interaction: discord.Interaction, game_id: int) -> None:
+    """Store the request and post it with Accept and Decline for the other side."""
+    await acknowledge(interaction)
+    try:
+        view = await play.service(interaction).ask_takeback(
+            game_id, interaction.user.id, guild_id=play.guild_id(interaction)
+        )
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(TakebackAnswerButton(game_id, view.version, "yes"))
+    buttons.add_item(TakebackAnswerButton(game_id, view.version, "no"))
+    request = {
+        "content": request_text(view),
+        "view": buttons,
+        "allowed_mentions": discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in view.answerers]
+        ),
+    }
+    here = interaction.channel if isinstance(interaction.channel, discord.abc.Messageable) else None
+    if await send_in(here, request, game_id) is None:
+        await answer_publicly(interaction, request)
+    else:
+        await done(interaction)
+
+
+async def answer(
+    interaction: discord.Interaction, game_id: int, version: int, accepted: bool
+) -> None:
+    try:
+        view, board = await play.service(interaction).answer_takeback(
+            game_id,
+            interaction.user.id,
+            accepted,
+            guild_id=play.guild_id(interaction),
+            version=version,
+        )
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    verdict = "accepted" if accepted else "declined"
+    await update_source(
+        interaction,
+        content=f"Takeback of `{' '.join(view.undone)}` {verdict} by "
+        f"{mention(interaction.user.id)}.",
+        view=None,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    if board is not None:
+        await post_board(interaction, board)
+
+
+class TakebackAnswerButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"idz:tb:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<answer>yes|no)",
+):
+    """Accept or Decline a takeback asked at ``version``; only the other side may answer,
+    and a request the game has moved past refuses."""
+
+    def __init__(self, game_id: int | None, version: int | None, answer: str):
+        label, style = (
+            ("Accept takeback", discord.ButtonStyle.success)
+            if answer == "yes"
+            else ("Decline takeback", discord.ButtonStyle.secondary)
+        )
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=f"idz:tb:{shown(game_id)}:{shown(version)}:{answer}",
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
+        return cls(parse_id(match["game"]), parse_id(match["version"]), match["answer"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        assert self.game_id is not None and self.version is not None
+        await answer(interaction, self.game_id, self.version, self.answer == "yes")
