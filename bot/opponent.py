@@ -29,6 +29,7 @@ from games import load_game
 from search import DEFAULT_LEVEL, LEVELS, bot_turn
 
 from .service import BoardView, GameService, ServiceError, StaleBoard
+from .takebacks import TakebackView
 from .workers import Workers
 
 log = logging.getLogger(__name__)
@@ -173,6 +174,23 @@ class Opponent:
         try:
             return await svc.answer_draw(game_id, self.user_id, False, guild_id=guild_id)
         except ServiceError:  # no offer standing any more (a move cleared it meanwhile)
+            return None
+
+    async def answer_takeback(
+        self, view: TakebackView, guild_id: int
+    ) -> tuple[TakebackView, BoardView | None] | None:
+        """A takeback asked of the bot's side, when it alone answers: granted in a friendly
+        game (someone learning the game may take a misclick back), declined in a rated one
+        (its rating is an anchor for everyone's). None: a person answers, or it lapsed."""
+        if set(view.answerers) != {self.user_id}:
+            return None
+        row = await self.service._game_row(view.game_id, guild_id)
+        grant = row.options.get("rated", True) is False
+        try:
+            return await self.service.answer_takeback(
+                view.game_id, self.user_id, grant, guild_id=guild_id, version=view.version
+            )
+        except ServiceError:  # the game moved on meanwhile
             return None
 
     async def waiting(self, guild_ids: Iterable[int]) -> list[tuple[int, int]]:

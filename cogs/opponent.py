@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.service import BoardView, ChallengeView, ServiceError
+from bot.takebacks import TakebackView
 
 from .ui import (
     board_message,
@@ -154,6 +155,33 @@ async def answer_draw(
                 allowed_mentions=discord.AllowedMentions.none(),
             )
     await refresh_board(bot, declined)
+
+
+RATED_NO_TAKEBACK = "a rated game (challenge the bot with rated:False to take moves back)"
+
+
+async def answer_takeback(
+    bot: IdzevaBot, view: TakebackView, guild_id: int, request: discord.Message | None
+) -> None:
+    """A takeback asked of the bot's side: it answers at once (bot/opponent.py says how)."""
+    opponent = bot.opponent
+    if opponent is None:
+        return
+    answered = await opponent.answer_takeback(view, guild_id)
+    if answered is None:
+        return
+    answer, board = answered
+    if request is not None:
+        verdict = "accepted" if board is not None else f"declined: {RATED_NO_TAKEBACK}"
+        by = f"<@{opponent.user_id}>"
+        with contextlib.suppress(discord.HTTPException):
+            await request.edit(
+                content=f"Takeback of `{' '.join(answer.undone)}` {verdict} by {by}.",
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+    if board is not None:  # the position went back: a new board, the asker to move
+        await post_bot_board(bot, board)
 
 
 async def accept_for_bot(

@@ -10,6 +10,7 @@ import discord
 from bot.service import ServiceError
 from bot.takebacks import TakebackView
 
+from . import opponent as opponent_side
 from . import play
 from .options import parse_id
 from .ui import (
@@ -56,10 +57,14 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
         ),
     }
     here = interaction.channel if isinstance(interaction.channel, discord.abc.Messageable) else None
-    if await send_in(here, request, game_id) is None:
-        await answer_publicly(interaction, request)
+    posted = await send_in(here, request, game_id)
+    if posted is None:
+        posted = await answer_publicly(interaction, request)
     else:
         await done(interaction)
+    await opponent_side.answer_takeback(
+        interaction.client, view, play.guild_id(interaction), posted
+    )  # type: ignore[arg-type]
 
 
 async def answer(

@@ -460,3 +460,38 @@ async def test_the_search_runs_in_a_worker_process_of_its_own(service, store):
     finally:
         await opponent.close()
     assert pool.pids() == []
+
+
+# ---- takebacks ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rated, granted", [(None, False), (False, True)])
+async def test_the_bot_grants_a_takeback_in_a_friendly_game_only(
+    service, opponent, store, rated, granted
+):
+    options = {} if rated is None else {"rated": rated}
+    board = await bot_game(service, "shax", options=options)
+    placed = await service.move(board.game_id, ALICE, "a1", guild_id=GUILD)
+    asked = await service.ask_takeback(board.game_id, ALICE, guild_id=GUILD)
+    assert asked.answerers == (IDZEVA,) and asked.undone == ("a1",)
+    answer, restored = await opponent.answer_takeback(asked, GUILD)
+    row = await store.get_game(board.game_id)
+    if granted:  # back to the start, Alice to place again; the bot's search has lapsed
+        assert answer.status == "accepted" and restored.to_move_user == ALICE
+        assert load_game(row.state).log == []
+    else:  # a rated game: the placement stands and the bot is to move
+        assert answer.status == "declined" and restored is None
+        assert row.version == placed.version and len(load_game(row.state).log) == 1
+    # Asked of a person (the bot not answering alone), the bot leaves it alone.
+    friends = await service.create_challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        kind="shax",
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        first="me",
+    )
+    human = await service.accept_challenge(friends.challenge_id, BOB)
+    await service.move(human.game_id, ALICE, "a1", guild_id=GUILD)
+    request = await service.ask_takeback(human.game_id, ALICE, guild_id=GUILD)
+    assert await opponent.answer_takeback(request, GUILD) is None
