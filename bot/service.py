@@ -20,7 +20,7 @@ from typing import Any
 from games import Game, game_class, load_game
 from games.base import DiceSpec, IllegalMove, LogEntry
 
-from . import records, workers
+from . import ratings, records, workers
 from .config import Settings
 from .storage import GameStore
 from .store import ChallengeRow, GameRow
@@ -687,14 +687,38 @@ class GameService:
         done = await self._workers.run(workers.apply, row, action, now, legal, self._renderer)
         after = done.shown.snapshot
         columns = done.columns | {"updated_at": now} | self._timer_columns(done.before, after, now)
+        # The game's end is rated in the transaction that writes it (bot/ratings.py).
+        job = ratings.job_for(row, load_game(after.state), now) if after.is_over else None
         if not await self._store.update_game(
-            row.id, row.version, new_log_entries=done.entries, **columns
+            row.id, row.version, new_log_entries=done.entries, ratings=job, **columns
         ):
             raise StaleBoard(await self.board(row.id, row.guild_id, with_image=False))
         changed = replace(row, version=row.version + 1, **columns)
         # The next player's menu is ready before they start typing.
         _remember(self._snapshots, (changed.id, changed.version), after)
-        return self._view(changed, after, image=self._image(row.kind, done.shown)), after
+        extra = await self._rating_fields(changed) if after.is_over else ()
+        image = self._image(row.kind, done.shown)
+        return self._view(changed, after, extra, image=image), after
+
+    async def _rating_fields(self, row: GameRow) -> Fields:
+        """A finished game's rating changes (or that it was friendly), for its board."""
+        return ratings.rating_fields(row.options, await self._store.rating_changes(row.id))
+
+    # ---- ratings -------------------------------------------------------------------
+
+    async def stats(self, guild_id: int, user_id: int, game: str | None) -> ratings.Stats:
+        return await ratings.load_stats(self._store, guild_id, user_id, game, self._clock())
+
+    async def leaderboard(
+        self, guild_id: int, user_id: int, game: str | None
+    ) -> ratings.Leaderboard:
+        return await ratings.load_leaderboard(self._store, guild_id, user_id, game)
+
+    async def rating_chart(self, points: Sequence[tuple[float, int]], title: str) -> bytes:
+        """The chart of ``/game stats``, drawn in the worker pool."""
+        from render.chart import rating_chart
+
+        return await self._workers.run(rating_chart, tuple(points), title)
 
     async def _snapshot(self, row: GameRow) -> Snapshot:
         """The row's version as the service shows it: cached, or loaded in a worker."""
@@ -708,6 +732,8 @@ class GameService:
         self, row: GameRow, extra: Fields = (), *, with_image: bool = True
     ) -> BoardView:
         """The row's board; ``with_image=False`` skips rendering for callers that only check."""
+        if row.status == "finished":
+            extra = (*extra, *await self._rating_fields(row))
         known = _recall(self._snapshots, (row.id, row.version))
         if known is not None and not with_image:
             return self._view(row, known, extra)

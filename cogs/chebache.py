@@ -29,6 +29,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
     @app_commands.describe(
         opponent="Who you want to play",
         first="Who plays White (White moves first); random by default",
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
     )
     @app_commands.choices(first=first_choices("White"))
     async def challenge(
@@ -36,8 +37,10 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
         interaction: discord.Interaction,
         opponent: discord.Member,
         first: app_commands.Choice[str] | None = None,
+        rated: bool = True,
     ) -> None:
-        await play.challenge(interaction, self.kind, opponent, first.value if first else "random")
+        first_choice = first.value if first else "random"
+        await play.challenge(interaction, self.kind, opponent, first_choice, rated=rated)
 
     @app_commands.command(description="Roll the two dice of your turn")
     @app_commands.describe(game="Which game")

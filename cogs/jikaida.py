@@ -36,6 +36,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
         first="Who moves first; random by default",
         variant="Poron Jikaida (default) or its small form Pastang",
         colour="The colour you play; random by default",
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
     )
     @app_commands.choices(first=FIRST_CHOICES, variant=VARIANT_CHOICES, colour=COLOUR_CHOICES)
     async def challenge(
@@ -45,6 +46,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
         first: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
         colour: app_commands.Choice[str] | None = None,
+        rated: bool = True,
     ) -> None:
         variants = ("pastang",) if variant and variant.value == "pastang" else ()
         await play.challenge(
@@ -54,6 +56,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
             first.value if first else "random",
             variants,
             options={"colour": colour.value if colour else "random"},
+            rated=rated,
         )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -213,9 +213,12 @@ async def challenge(
     *,
     partner: discord.Member | discord.User | None = None,
     opponent_partner: discord.Member | discord.User | None = None,
-    options: dict[str, str] | None = None,
+    options: dict[str, Any] | None = None,
+    rated: bool = True,
 ) -> None:
     svc = service(interaction)
+    if not rated:  # absent means rated (bot/ratings.py)
+        options = {**(options or {}), "rated": False}
     invited = [user for user in (opponent, partner, opponent_partner) if user is not None]
     try:
         await refuse_in_game_thread(interaction)

@@ -78,6 +78,7 @@ class SachidjunCog(
         opponent="Who you want to play",
         partner="Your partner (plays one colour of your side)",
         opponent_partner="Your opponent's partner",
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
     )
     async def challenge(
         self,
@@ -85,9 +86,15 @@ class SachidjunCog(
         opponent: discord.Member,
         partner: discord.Member | None = None,
         opponent_partner: discord.Member | None = None,
+        rated: bool = True,
     ) -> None:
         await play.challenge(
-            interaction, KIND, opponent, partner=partner, opponent_partner=opponent_partner
+            interaction,
+            KIND,
+            opponent,
+            partner=partner,
+            opponent_partner=opponent_partner,
+            rated=rated,
         )
 
     @app_commands.command(description="Roll the two idzeva (eight-sided dice) of your sub-turn")

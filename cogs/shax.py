@@ -24,6 +24,7 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
         opponent="Who you want to play",
         first="Who plays White (White places first); random by default",
         variant="Rules variant",
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
     )
     @app_commands.choices(first=first_choices("White"), variant=VARIANT_CHOICES)
     async def challenge(
@@ -32,10 +33,16 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
         opponent: discord.Member,
         first: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
+        rated: bool = True,
     ) -> None:
         variants = (variant.value,) if variant and variant.value != "standard" else ()
         await play.challenge(
-            interaction, self.kind, opponent, first.value if first else "random", variants
+            interaction,
+            self.kind,
+            opponent,
+            first.value if first else "random",
+            variants,
+            rated=rated,
         )
 
 

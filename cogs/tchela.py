@@ -39,6 +39,7 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
         first="Who plays South (South opens first); random by default",
         board="Four rows of eight holes (default) or of six",
         stores="Stores per player: 1 (default) or 2",
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
     )
     @app_commands.choices(first=first_choices("South"), board=BOARD_CHOICES, stores=STORE_CHOICES)
     async def challenge(
@@ -48,10 +49,16 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
         first: app_commands.Choice[str] | None = None,
         board: app_commands.Choice[str] | None = None,
         stores: app_commands.Choice[int] | None = None,
+        rated: bool = True,
     ) -> None:
         variants = variants_for(board.value if board else None, stores.value if stores else None)
         await play.challenge(
-            interaction, self.kind, opponent, first.value if first else "random", variants
+            interaction,
+            self.kind,
+            opponent,
+            first.value if first else "random",
+            variants,
+            rated=rated,
         )
 
 

@@ -413,7 +413,10 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
     lines += [
         f"{mention(challenge.challenger_id)} plays {name}: {value}"
         for name, value in challenge.options
+        if name == "colour"
     ]
+    if dict(challenge.options).get("rated", True) is False:
+        lines.append("Friendly game: not rated.")
     if challenge.variants:
         lines.append(f"Variant: {', '.join(challenge.variants)}")
     if challenge.status == "pending" and len(challenge.invited) > 1:
