@@ -573,8 +573,12 @@ class Store:
 
     async def rate_game(self, job: RatingJob) -> bool:
         """Apply ``job`` alone (the upgrade's rating of old games); False if it was rated."""
+        return await self.rate_games([job]) == 1
+
+    async def rate_games(self, jobs: Sequence[RatingJob]) -> int:
+        """Apply ``jobs`` in order, in one transaction; returns how many were not rated yet."""
         async with self._write() as db:
-            return await _rate(db, job)
+            return sum([await _rate(db, job) for job in jobs])
 
     async def rating_changes(self, game_id: int) -> list[Change]:
         rows = await self._fetchall(QUERIES["rating_changes"], (game_id,))
@@ -1091,15 +1095,13 @@ async def _rate(db: aiosqlite.Connection, job: RatingJob) -> bool:
 
 async def rate_finished(store: Any, batch: int = 500) -> int:
     """Rate the games already finished, in the order they ended (the upgrade to
-    ``RATED_SINCE``; either store). A game rated already is skipped. Returns how many were
-    rated."""
+    ``RATED_SINCE``; either store), a batch per transaction. A game rated already is skipped.
+    Returns how many were rated."""
     from .ratings import job_from_state
 
     done, after = 0, (float("-inf"), 0)
     while rows := await store.finished_games(after, batch):
-        for row in rows:
-            job = job_from_state(row, row.state, row.updated_at)
-            if job is not None and await store.rate_game(job):
-                done += 1
+        jobs = [job_from_state(row, row.state, row.updated_at) for row in rows]
+        done += await store.rate_games([job for job in jobs if job is not None])
         after = (rows[-1].updated_at, rows[-1].id)
     return done

@@ -405,8 +405,11 @@ class PostgresStore:
     # ---- ratings -------------------------------------------------------------
 
     async def rate_game(self, job: RatingJob) -> bool:
+        return await self.rate_games([job]) == 1
+
+    async def rate_games(self, jobs: Sequence[RatingJob]) -> int:
         async with self._pool.acquire() as db, db.transaction():
-            return await _rate(db, job)
+            return sum([await _rate(db, job) for job in jobs])
 
     async def rating_changes(self, game_id: int) -> list[Change]:
         rows = await self._pool.fetch(QUERIES["rating_changes"], game_id)

@@ -21,7 +21,7 @@ MUTED = (110, 104, 96)
 GRID = (214, 209, 200)
 LINE = (29, 95, 209)
 BASE_LINE = (200, 16, 46)
-LEFT, RIGHT, TOP, BOTTOM = 88, 24, 58, 44
+LEFT, RIGHT, TOP, BOTTOM = 92, 26, 64, 46
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont:
@@ -44,7 +44,7 @@ def rating_chart(points: Sequence[tuple[float, int]], title: str, base: int = 15
     def s(value: float) -> float:
         return value * SS
 
-    draw.text((s(20), s(16)), title, font=_font(24), fill=INK)
+    draw.text((s(20), s(14)), title, font=_font(28), fill=INK)
     left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
     ratings = [rating for _, rating in points] or [base]
     low, high = min(*ratings, base), max(*ratings, base)
@@ -53,7 +53,7 @@ def rating_chart(points: Sequence[tuple[float, int]], title: str, base: int = 15
     high = -((-high) // step) * step
     if high == low:
         high = low + step
-    axis = _font(20)
+    axis = _font(22)
 
     def y_of(rating: float) -> float:
         return bottom - (rating - low) / (high - low) * (bottom - top)
@@ -83,6 +83,8 @@ def rating_chart(points: Sequence[tuple[float, int]], title: str, base: int = 15
         last_day = time.strftime("%d %b %Y", time.gmtime(points[-1][0]))
         draw.text((s(left), s(bottom + 10)), first_day, font=axis, fill=MUTED, anchor="lt")
         draw.text((s(right), s(bottom + 10)), last_day, font=axis, fill=MUTED, anchor="rt")
+        now = str(points[-1][1])  # the rating now, beside the title
+        draw.text((s(WIDTH - 20), s(14)), now, font=_font(28), fill=LINE, anchor="ra")
         games = f"{count - 1} game{'s' if count != 2 else ''}"
         draw.text(
             (s((left + right) / 2), s(bottom + 10)), games, font=axis, fill=MUTED, anchor="mt"

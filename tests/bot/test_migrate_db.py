@@ -10,7 +10,7 @@ import asyncpg
 import pytest
 
 from bot.cli import main
-from bot.store import Store
+from bot.store import Store, rate_finished
 from bot.store_pg import PostgresStore
 from games import Shax
 
@@ -92,6 +92,12 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
             assert await after.get_challenge(challenge_id) == await before.get_challenge(
                 challenge_id
             )
+        # The ratings are computed again from the copied games: as SQLite rates its own.
+        assert await rate_finished(before) > 0
+        key = lambda s: (s.user_id, s.game)  # noqa: E731
+        assert sorted(await after.guild_standings(GUILD), key=key) == sorted(
+            await before.guild_standings(GUILD), key=key
+        )
         # New rows continue after the copied ids.
         new_id = await after.insert_game(
             guild_id=GUILD,
