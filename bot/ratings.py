@@ -33,6 +33,7 @@ from openskill.models import PlackettLuce
 if TYPE_CHECKING:
     from games import Game
 
+    from .storage import GameStore
     from .store import GameRow
 
 MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
@@ -417,7 +418,7 @@ CHART_POINTS = 200  # the chart's last games
 
 
 async def load_stats(
-    store: Any, guild_id: int, user_id: int, game: str | None, now: float
+    store: GameStore, guild_id: int, user_id: int, game: str | None, now: float
 ) -> Stats:
     """``/game stats``: the user's tallies, ratings (with their change over 30 days), recent
     games and the chart's points (of ``game``, or of the most played one)."""
@@ -456,7 +457,11 @@ async def load_stats(
 
 
 async def load_leaderboard(
-    store: Any, guild_id: int, user_id: int, game: str | None, min_games: int = MIN_GAMES
+    store: GameStore,
+    guild_id: int,
+    user_id: int,
+    game: str | None,
+    min_games: int = MIN_GAMES,
 ) -> Leaderboard:
     """``/game leaderboard``: the top 10 of ``game`` (or each player's best game, for the
     overall view), the caller's place, and how many players have too few games."""
