@@ -1,6 +1,6 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines, gif, load, render, service, storage, store_backends
+from . import engines, gif, load, ratings, render, service, storage, store_backends
 
 engines.main()
 render.main()
@@ -9,3 +9,4 @@ load.main()
 storage.main()
 gif.main()
 store_backends.main()
+ratings.main()

@@ -19,7 +19,7 @@ import asyncpg
 
 from games import load_game, new_game
 
-from .store import Store, StoreError, decode_state, encode_state
+from .store import Store, StoreError, decode_state, encode_state, rate_finished
 from .store_pg import PostgresStore, display_url
 
 TABLES = ("games", "challenges", "game_events", "notify_prefs")
@@ -109,6 +109,13 @@ async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
                     report.counts[table] = len(records)
         finally:
             await db.close()
+        # Ratings are not copied but computed again from the copied games, in the order
+        # they ended: the same games in the same order give the same ratings.
+        rated = await PostgresStore.open(postgres_url)
+        try:
+            await rate_finished(rated)
+        finally:
+            await rated.close()
         await _verify(source, postgres_url, report)
     finally:
         source.close()

@@ -21,7 +21,7 @@ from games import Game, game_class, load_game
 from games.base import DiceSpec, IllegalMove, LogEntry
 
 from . import events as game_events
-from . import notify, records, takebacks, workers
+from . import notify, ratings, records, takebacks, workers
 from .config import Settings
 from .events import GameEvent
 from .jobs import Outbox, once
@@ -860,14 +860,43 @@ class GameService:
         said = columns.pop("events", ())
         history = [GameEvent(game_events.ENTRY, e.seat, ply, now) for ply, e in done.entries]
         history += [replace(event, at=now) for event in said]
+        # The game's end is rated in the transaction that writes it (bot/ratings.py).
+        job = ratings.job_for(row, load_game(after.state), now) if after.is_over else None
         if not await self._store.update_game(
-            row.id, row.version, new_log_entries=done.entries, events=history, **columns
+            row.id,
+            row.version,
+            new_log_entries=done.entries,
+            events=history,
+            ratings=job,
+            **columns,
         ):
             raise StaleBoard(await self.board(row.id, row.guild_id, with_image=False))
         changed = replace(row, version=row.version + 1, **columns)
         # The next player's menu is ready before they start typing.
         _remember(self._snapshots, (changed.id, changed.version), after)
-        return self._view(changed, after, image=self._image(row.kind, done.shown)), after
+        extra = await self._rating_fields(changed) if after.is_over else ()
+        image = self._image(row.kind, done.shown)
+        return self._view(changed, after, extra, image=image), after
+
+    async def _rating_fields(self, row: GameRow) -> Fields:
+        """A finished game's rating changes (or that it was friendly), for its board."""
+        return ratings.rating_fields(row.options, await self._store.rating_changes(row.id))
+
+    # ---- ratings -------------------------------------------------------------------
+
+    async def stats(self, guild_id: int, user_id: int, game: str | None) -> ratings.Stats:
+        return await ratings.load_stats(self._store, guild_id, user_id, game, self._clock())
+
+    async def leaderboard(
+        self, guild_id: int, user_id: int, game: str | None
+    ) -> ratings.Leaderboard:
+        return await ratings.load_leaderboard(self._store, guild_id, user_id, game)
+
+    async def rating_chart(self, points: Sequence[tuple[float, int]], title: str) -> bytes:
+        """The chart of ``/game stats``, drawn in the worker pool."""
+        from render.chart import rating_chart
+
+        return await self._workers.run(rating_chart, tuple(points), title)
 
     async def _snapshot(self, row: GameRow) -> Snapshot:
         """The row's version as the service shows it: cached, or loaded in a worker."""
@@ -881,6 +910,8 @@ class GameService:
         self, row: GameRow, extra: Fields = (), *, with_image: bool = True
     ) -> BoardView:
         """The row's board; ``with_image=False`` skips rendering for callers that only check."""
+        if row.status == "finished":
+            extra = (*extra, *await self._rating_fields(row))
         known = _recall(self._snapshots, (row.id, row.version))
         if known is not None and not with_image:
             return self._view(row, known, extra)

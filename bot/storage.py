@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from games.base import LogEntry
 
 from .events import GameEvent
+from .ratings import Change, RatingJob, Standing
 from .store import ChallengeRow, GameRow, MoveRow, NotifyRow, Store, StoreError
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -37,6 +38,7 @@ class GameStore(Protocol):
         *,
         new_log_entries: Iterable[tuple[int, LogEntry]] = (),
         events: Iterable[GameEvent] = (),
+        ratings: RatingJob | None = None,
         **columns: Any,
     ) -> bool: ...
 
@@ -55,6 +57,42 @@ class GameStore(Protocol):
     async def digests_due(self, day: str) -> list[NotifyRow]: ...
 
     async def mark_digest_sent(self, guild_id: int, user_id: int, day: str) -> bool: ...
+
+    # Ratings (bot/ratings.py): written with a game's final move; read by /game stats and
+    # /game leaderboard.
+    async def rate_game(self, job: RatingJob) -> bool: ...
+
+    async def rate_games(self, jobs: Sequence[RatingJob]) -> int: ...
+
+    async def rating_changes(self, game_id: int) -> list[Change]: ...
+
+    async def standings_of_user(self, guild_id: int, user_id: int) -> list[Standing]: ...
+
+    async def leaderboard(
+        self, guild_id: int, game: str, min_games: int, limit: int
+    ) -> list[Standing]: ...
+
+    async def leaderboard_place(self, standing: Standing, min_games: int) -> int: ...
+
+    async def leaderboard_counts(
+        self, guild_id: int, game: str, min_games: int
+    ) -> tuple[int, int]: ...
+
+    async def guild_standings(self, guild_id: int) -> list[Standing]: ...
+
+    async def recent_changes(
+        self, guild_id: int, user_id: int, game: str | None, limit: int
+    ) -> list[tuple[Change, tuple[int, int | None, int | None]]]: ...
+
+    async def rating_points(
+        self, guild_id: int, user_id: int, game: str, limit: int
+    ) -> list[tuple[float, float]]: ...
+
+    async def rating_since(
+        self, guild_id: int, user_id: int, game: str, since: float
+    ) -> float | None: ...
+
+    async def finished_games(self, after: tuple[float, int], limit: int) -> list[GameRow]: ...
 
     async def set_game_fields(self, game_id: int, **columns: Any) -> bool: ...
 

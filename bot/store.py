@@ -36,6 +36,7 @@ import aiosqlite
 from games.base import LogEntry
 
 from .events import GameEvent
+from .ratings import TOTAL, Change, RatingJob, Standing
 
 log = logging.getLogger(__name__)
 
@@ -254,7 +255,48 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     CREATE INDEX notify_prefs_digest ON notify_prefs (digest_day) WHERE digest = 1;
     """,
+    # 8: ratings (bot/ratings.py).
+    RATINGS_MIGRATION := """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        score REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        best_streak INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id, game)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_board ON ratings (guild_id, game, score DESC, user_id);
+
+    CREATE TABLE rating_history (
+        game_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('win', 'draw', 'loss')),
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX history_of_user
+        ON rating_history (guild_id, user_id, finished_at DESC, game_id DESC);
+    CREATE INDEX history_of_user_game
+        ON rating_history (guild_id, user_id, game, finished_at DESC, game_id DESC);
+    """,
 ]
+# The schema version from which games are rated; the upgrade to it rates the games already
+# finished, in order (``_rate_finished``). Found by position: migrations may be renumbered.
+RATED_SINCE = MIGRATIONS.index(RATINGS_MIGRATION) + 1
 
 # Migration 3 and its triggers use json_each: built into SQLite since 3.38 (and in most
 # builds before).
@@ -327,6 +369,44 @@ QUERIES = {
     "rematch_of": (
         "SELECT * FROM challenges WHERE rematch_of = ? AND rematch_of IS NOT NULL"
         " AND status IN ('pending', 'accepted')"
+    ),
+    # Ratings: /game stats and /game leaderboard, and the final board's changes.
+    "standings_of_user": "SELECT * FROM ratings WHERE guild_id = ? AND user_id = ?",
+    "rating_changes": "SELECT * FROM rating_history WHERE game_id = ? ORDER BY user_id",
+    "leaderboard": (
+        "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?"
+        " ORDER BY score DESC, user_id LIMIT ?"
+    ),
+    "leaderboard_place": (
+        "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?"
+        " AND (score > ? OR (score = ? AND user_id < ?))"
+    ),
+    "leaderboard_counts": (
+        "SELECT COUNT(*), COALESCE(SUM(games >= ?), 0) FROM ratings WHERE guild_id = ? AND game = ?"
+    ),
+    "guild_standings": "SELECT * FROM ratings WHERE guild_id = ? AND game <> '*'",
+    "recent_changes": (
+        "SELECT rating_history.*, games.channel_id, games.thread_id, games.message_id"
+        " FROM rating_history JOIN games ON games.id = rating_history.game_id"
+        " WHERE rating_history.guild_id = ? AND rating_history.user_id = ?"
+        " ORDER BY rating_history.finished_at DESC, rating_history.game_id DESC LIMIT ?"
+    ),
+    "recent_changes_in_game": (
+        "SELECT rating_history.*, games.channel_id, games.thread_id, games.message_id"
+        " FROM rating_history JOIN games ON games.id = rating_history.game_id"
+        " WHERE rating_history.guild_id = ? AND rating_history.user_id = ?"
+        " AND rating_history.game = ?"
+        " ORDER BY rating_history.finished_at DESC, rating_history.game_id DESC LIMIT ?"
+    ),
+    "rating_points": (
+        "SELECT finished_at, mu FROM rating_history"
+        " WHERE guild_id = ? AND user_id = ? AND game = ?"
+        " ORDER BY finished_at DESC, game_id DESC LIMIT ?"
+    ),
+    "rating_since": (
+        "SELECT mu_before FROM rating_history"
+        " WHERE guild_id = ? AND user_id = ? AND game = ? AND finished_at >= ?"
+        " ORDER BY finished_at, game_id LIMIT 1"
     ),
 }
 
@@ -524,12 +604,20 @@ class Store:
             await _configure(db, path, synchronous)
             if check:
                 await _quick_check(db, path)
-            await _upgrade(db, path, migrations)
+            to_rate = await _upgrade(db, path, migrations)
             reader = await _open_reader(path) if _is_file(path) else None
         except BaseException:
             await db.close()
             raise
-        return cls(db, reader)
+        store = cls(db, reader)
+        if to_rate:
+            try:
+                rated = await rate_finished(store)
+            except BaseException:
+                await store.close()
+                raise
+            log.info("database %s: rated %d finished games", path, rated)
+        return store
 
     async def close(self) -> None:
         if self._reader is not self._db:
@@ -595,6 +683,7 @@ class Store:
         *,
         new_log_entries: Iterable[tuple[int, LogEntry]] = (),
         events: Iterable[GameEvent] = (),
+        ratings: RatingJob | None = None,
         **columns: Any,
     ) -> bool:
         """Write ``columns`` and bump the version if it is still ``expected_version``, with
@@ -602,7 +691,8 @@ class Store:
 
         Returns False, changing nothing, when the version moved on. ``new_log_entries``
         (``(ply, entry)`` pairs) is accepted for callers written for schema 2, which stored
-        each move a second time; the record is the log inside ``state`` now.
+        each move a second time; the record is the log inside ``state`` now. ``ratings``:
+        the finished game's rating job, applied in the same transaction (``_rate``).
         """
         del new_log_entries  # already in the state's log: each move is stored once
         _check_columns(columns, GAME_COLUMNS)
@@ -617,6 +707,8 @@ class Store:
                 return False
             for row in rows:
                 await _insert(db, "game_events", row)
+            if ratings is not None:
+                await _rate(db, ratings)
             return True
 
     async def add_game_events(
@@ -689,6 +781,96 @@ class Store:
                 (day, guild_id, user_id, day),
             )
             return cursor.rowcount == 1
+
+    # ---- ratings -------------------------------------------------------------
+
+    async def rate_game(self, job: RatingJob) -> bool:
+        """Apply ``job`` alone (the upgrade's rating of old games); False if it was rated."""
+        return await self.rate_games([job]) == 1
+
+    async def rate_games(self, jobs: Sequence[RatingJob]) -> int:
+        """Apply ``jobs`` in order, in one transaction; returns how many were not rated yet."""
+        async with self._write() as db:
+            return sum([await _rate(db, job) for job in jobs])
+
+    async def rating_changes(self, game_id: int) -> list[Change]:
+        rows = await self._fetchall(QUERIES["rating_changes"], (game_id,))
+        return [_change(row) for row in rows]
+
+    async def standings_of_user(self, guild_id: int, user_id: int) -> list[Standing]:
+        """The user's rows (per game, and ``TOTAL``)."""
+        rows = await self._fetchall(QUERIES["standings_of_user"], (guild_id, user_id))
+        return [_standing(row) for row in rows]
+
+    async def leaderboard(
+        self, guild_id: int, game: str, min_games: int, limit: int
+    ) -> list[Standing]:
+        rows = await self._fetchall(QUERIES["leaderboard"], (guild_id, game, min_games, limit))
+        return [_standing(row) for row in rows]
+
+    async def leaderboard_place(self, standing: Standing, min_games: int) -> int:
+        """1 + how many ranked players of the game are above ``standing``."""
+        row = await self._fetchone(
+            QUERIES["leaderboard_place"],
+            (
+                standing.guild_id,
+                standing.game,
+                min_games,
+                standing.score,
+                standing.score,
+                standing.user_id,
+            ),
+        )
+        return 1 + int(row[0])
+
+    async def leaderboard_counts(self, guild_id: int, game: str, min_games: int) -> tuple[int, int]:
+        """(players with a rating in the game, those with ``min_games`` or more)."""
+        row = await self._fetchone(QUERIES["leaderboard_counts"], (min_games, guild_id, game))
+        return int(row[0]), int(row[1])
+
+    async def guild_standings(self, guild_id: int) -> list[Standing]:
+        """Every rating in the guild (the overall leaderboard)."""
+        rows = await self._fetchall(QUERIES["guild_standings"], (guild_id,))
+        return [_standing(row) for row in rows]
+
+    async def recent_changes(
+        self, guild_id: int, user_id: int, game: str | None, limit: int
+    ) -> list[tuple[Change, tuple[int, int | None, int | None]]]:
+        """The user's last rated games (with each game's channel, thread and message)."""
+        if game is None:
+            rows = await self._fetchall(QUERIES["recent_changes"], (guild_id, user_id, limit))
+        else:
+            rows = await self._fetchall(
+                QUERIES["recent_changes_in_game"], (guild_id, user_id, game, limit)
+            )
+        return [
+            (_change(row), (row["channel_id"], row["thread_id"], row["message_id"])) for row in rows
+        ]
+
+    async def rating_points(
+        self, guild_id: int, user_id: int, game: str, limit: int
+    ) -> list[tuple[float, float]]:
+        """(finished_at, mu after) of the user's last ``limit`` games in ``game``, oldest
+        first."""
+        rows = await self._fetchall(QUERIES["rating_points"], (guild_id, user_id, game, limit))
+        return [(row[0], row[1]) for row in reversed(rows)]
+
+    async def rating_since(
+        self, guild_id: int, user_id: int, game: str, since: float
+    ) -> float | None:
+        """The user's mu before their first game in ``game`` since ``since`` (None: none)."""
+        row = await self._fetchone(QUERIES["rating_since"], (guild_id, user_id, game, since))
+        return None if row is None else row[0]
+
+    async def finished_games(self, after: tuple[float, int], limit: int) -> list[GameRow]:
+        """Finished games in the order they ended, after ``(updated_at, id)`` (the upgrade's
+        rating of old games)."""
+        rows = await self._fetchall(
+            "SELECT * FROM games WHERE status = 'finished' AND (updated_at > ?"
+            " OR (updated_at = ? AND id > ?)) ORDER BY updated_at, id LIMIT ?",
+            (after[0], after[0], after[1], limit),
+        )
+        return [GameRow.from_row(row) for row in rows]
 
     async def set_game_fields(self, game_id: int, **columns: Any) -> bool:
         """Record where the game is shown (thread, message) without bumping the version."""
@@ -994,9 +1176,10 @@ async def _quick_check(db: aiosqlite.Connection, path: str) -> None:
     )
 
 
-async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str]) -> None:
+async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str]) -> bool:
     """Migrate; then, when the upgrade freed most of the file (schema 3 dropped the copy of
-    every move), give the space back at once."""
+    every move), give the space back at once. True when the upgrade reached
+    ``RATED_SINCE``: the games already finished are to be rated (``rate_finished``)."""
     try:
         before = await _user_version(db)
         if before > len(migrations):
@@ -1007,8 +1190,9 @@ async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str
         after = await migrate(db, migrations)
         if before < COMPRESSED_SINCE <= after:
             await _compress_states(db)
+        to_rate = before < RATED_SINCE <= after
         if after == before or not _is_file(path):
-            return
+            return to_rate
         async with db.execute("PRAGMA freelist_count") as cursor:
             free = (await cursor.fetchone())[0]
         async with db.execute("PRAGMA page_count") as cursor:
@@ -1022,6 +1206,7 @@ async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str
             await _run(db, "VACUUM")
         except sqlite3.Error as error:  # e.g. no room for the copy: the file stays as it is
             log.warning("database %s upgraded; VACUUM failed: %s", path, error)
+    return to_rate
 
 
 COMPRESSED_SINCE = 3  # the schema version from which states are written compressed
@@ -1139,3 +1324,76 @@ def _limit(limit: int | None) -> int:
     if limit < 0:
         raise ValueError(f"limit must not be negative, not {limit}")
     return limit
+
+
+# ---- ratings ------------------------------------------------------------------------
+
+STANDING_COLUMNS = (
+    "guild_id, user_id, game, mu, sigma, score, games, wins, draws, losses, streak,"
+    " best_streak, updated_at"
+)
+CHANGE_COLUMNS = (
+    "game_id, user_id, guild_id, game, outcome, mu_before, sigma_before, mu, sigma, finished_at"
+)
+
+
+def standing_values(s: Standing) -> tuple[Any, ...]:
+    return (
+        s.guild_id, s.user_id, s.game, s.mu, s.sigma, s.score, s.games, s.wins, s.draws,
+        s.losses, s.streak, s.best_streak, s.updated_at,
+    )  # fmt: skip
+
+
+def change_values(c: Change) -> tuple[Any, ...]:
+    return (
+        c.game_id, c.user_id, c.guild_id, c.game, c.outcome, c.mu_before, c.sigma_before,
+        c.mu, c.sigma, c.finished_at,
+    )  # fmt: skip
+
+
+def _standing(row: Any) -> Standing:
+    return Standing(**_known_columns(Standing, row))
+
+
+def _change(row: Any) -> Change:
+    return Change(**_known_columns(Change, row))
+
+
+async def _rate(db: aiosqlite.Connection, job: RatingJob) -> bool:
+    """Inside a write transaction: read the players' standings, rate, write. False (nothing
+    written) when the game is rated already."""
+    async with db.execute(
+        "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (job.game_id,)
+    ) as cursor:
+        if await cursor.fetchone() is not None:
+            return False
+    marks = ", ".join("?" for _ in job.people)
+    async with db.execute(
+        f"SELECT * FROM ratings WHERE guild_id = ? AND user_id IN ({marks}) AND game IN (?, ?)",
+        (job.guild_id, *job.people, job.game, TOTAL),
+    ) as cursor:
+        current = {(row["game"], row["user_id"]): _standing(row) for row in await cursor.fetchall()}
+    standings, changes = job.compute(current)
+    await db.executemany(
+        f"INSERT OR REPLACE INTO ratings ({STANDING_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+        [standing_values(s) for s in standings],
+    )
+    await db.executemany(
+        f"INSERT INTO rating_history ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 10)})",
+        [change_values(c) for c in changes],
+    )
+    return True
+
+
+async def rate_finished(store: Any, batch: int = 500) -> int:
+    """Rate the games already finished, in the order they ended (the upgrade to
+    ``RATED_SINCE``; either store), a batch per transaction. A game rated already is skipped.
+    Returns how many were rated."""
+    from .ratings import job_from_state
+
+    done, after = 0, (float("-inf"), 0)
+    while rows := await store.finished_games(after, batch):
+        jobs = [job_from_state(row, row.state, row.updated_at) for row in rows]
+        done += await store.rate_games([job for job in jobs if job is not None])
+        after = (rows[-1].updated_at, rows[-1].id)
+    return done

@@ -30,20 +30,28 @@ import asyncpg
 from games.base import LogEntry
 
 from .events import GameEvent
+from .ratings import TOTAL, Change, RatingJob, Standing
 from .store import (
     CHALLENGE_COLUMNS,
+    CHANGE_COLUMNS,
     GAME_COLUMNS,
     NOTIFY_COLUMNS,
+    STANDING_COLUMNS,
     ChallengeRow,
     GameRow,
     MoveRow,
     NotifyRow,
     StoreError,
+    _change,
     _check_columns,
     _encode,
     _game_columns,
+    _standing,
+    change_values,
     decode_state,
     encode_state,
+    rate_finished,
+    standing_values,
 )
 
 # Migration N here does what SQLite's migration N does, in PostgreSQL's dialect. No
@@ -216,7 +224,46 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX notify_prefs_digest ON notify_prefs (digest_day) WHERE digest = 1;
     """,
+    # 8: ratings (bot/ratings.py).
+    RATINGS_MIGRATION := """
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        score DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        best_streak INTEGER NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, user_id, game)
+    );
+    CREATE INDEX ratings_board ON ratings (guild_id, game, score DESC, user_id);
+
+    CREATE TABLE rating_history (
+        game_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        guild_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('win', 'draw', 'loss')),
+        mu_before DOUBLE PRECISION NOT NULL,
+        sigma_before DOUBLE PRECISION NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX history_of_user
+        ON rating_history (guild_id, user_id, finished_at DESC, game_id DESC);
+    CREATE INDEX history_of_user_game
+        ON rating_history (guild_id, user_id, game, finished_at DESC, game_id DESC);
+    """,
 ]
+RATED_SINCE = MIGRATIONS.index(RATINGS_MIGRATION) + 1
 
 # Taken (per transaction) by every migration: processes starting together upgrade in turn.
 MIGRATION_LOCK = 0x1D2E7A  # an arbitrary constant, the same in every process
@@ -276,6 +323,44 @@ QUERIES = {
         "SELECT * FROM challenges WHERE rematch_of = $1 AND rematch_of IS NOT NULL"
         " AND status IN ('pending', 'accepted')"
     ),
+    "standings_of_user": "SELECT * FROM ratings WHERE guild_id = $1 AND user_id = $2",
+    "rating_changes": "SELECT * FROM rating_history WHERE game_id = $1 ORDER BY user_id",
+    "leaderboard": (
+        "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND games >= $3"
+        " ORDER BY score DESC, user_id LIMIT $4"
+    ),
+    "leaderboard_place": (
+        "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND game = $2 AND games >= $3"
+        " AND (score > $4 OR (score = $5 AND user_id < $6))"
+    ),
+    "leaderboard_counts": (
+        "SELECT COUNT(*), COUNT(*) FILTER (WHERE games >= $1) FROM ratings"
+        " WHERE guild_id = $2 AND game = $3"
+    ),
+    "guild_standings": "SELECT * FROM ratings WHERE guild_id = $1 AND game <> '*'",
+    "recent_changes": (
+        "SELECT rating_history.*, games.channel_id, games.thread_id, games.message_id"
+        " FROM rating_history JOIN games ON games.id = rating_history.game_id"
+        " WHERE rating_history.guild_id = $1 AND rating_history.user_id = $2"
+        " ORDER BY rating_history.finished_at DESC, rating_history.game_id DESC LIMIT $3"
+    ),
+    "recent_changes_in_game": (
+        "SELECT rating_history.*, games.channel_id, games.thread_id, games.message_id"
+        " FROM rating_history JOIN games ON games.id = rating_history.game_id"
+        " WHERE rating_history.guild_id = $1 AND rating_history.user_id = $2"
+        " AND rating_history.game = $3"
+        " ORDER BY rating_history.finished_at DESC, rating_history.game_id DESC LIMIT $4"
+    ),
+    "rating_points": (
+        "SELECT finished_at, mu FROM rating_history"
+        " WHERE guild_id = $1 AND user_id = $2 AND game = $3"
+        " ORDER BY finished_at DESC, game_id DESC LIMIT $4"
+    ),
+    "rating_since": (
+        "SELECT mu_before FROM rating_history"
+        " WHERE guild_id = $1 AND user_id = $2 AND game = $3 AND finished_at >= $4"
+        " ORDER BY finished_at, game_id LIMIT 1"
+    ),
 }
 
 
@@ -316,13 +401,16 @@ class PostgresStore:
             message = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise StoreError(f"cannot connect to the database {shown}: {message}") from error
         try:
-            await _upgrade(pool, shown, migrations)
+            to_rate = await _upgrade(pool, shown, migrations)
             if check:
                 await _check(pool, shown)
+            store = cls(pool, url)
+            if to_rate:
+                await rate_finished(store)
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url)
+        return store
 
     async def close(self) -> None:
         await self._pool.close()
@@ -358,10 +446,12 @@ class PostgresStore:
         *,
         new_log_entries: Iterable[tuple[int, LogEntry]] = (),
         events: Iterable[GameEvent] = (),
+        ratings: RatingJob | None = None,
         **columns: Any,
     ) -> bool:
         """Write ``columns`` and bump the version if it is still ``expected_version``, with
-        the game's ``events`` in the same transaction."""
+        the game's ``events`` and (``ratings``) the finished game's rating job in the same
+        transaction."""
         del new_log_entries  # already in the state's log: each move is stored once
         _check_columns(columns, GAME_COLUMNS)
         columns = _game_columns(columns)
@@ -373,13 +463,15 @@ class PostgresStore:
             f" WHERE id = ${count + 1} AND version = ${count + 2}"
         )
         values = [*map(_encode, columns.values()), game_id, expected_version]
-        if not rows:
+        if not rows and ratings is None:
             return _count(await self._pool.execute(sql, *values)) == 1
         async with self._pool.acquire() as db, db.transaction():
             if _count(await db.execute(sql, *values)) != 1:
                 return False
             for row in rows:
                 await _insert(db, "game_events", row)
+            if ratings is not None:
+                await _rate(db, ratings)
             return True
 
     async def add_game_events(
@@ -447,6 +539,83 @@ class PostgresStore:
             day,
         )
         return _count(status) == 1
+
+    # ---- ratings -------------------------------------------------------------
+
+    async def rate_game(self, job: RatingJob) -> bool:
+        return await self.rate_games([job]) == 1
+
+    async def rate_games(self, jobs: Sequence[RatingJob]) -> int:
+        async with self._pool.acquire() as db, db.transaction():
+            return sum([await _rate(db, job) for job in jobs])
+
+    async def rating_changes(self, game_id: int) -> list[Change]:
+        rows = await self._pool.fetch(QUERIES["rating_changes"], game_id)
+        return [_change(row) for row in rows]
+
+    async def standings_of_user(self, guild_id: int, user_id: int) -> list[Standing]:
+        rows = await self._pool.fetch(QUERIES["standings_of_user"], guild_id, user_id)
+        return [_standing(row) for row in rows]
+
+    async def leaderboard(
+        self, guild_id: int, game: str, min_games: int, limit: int
+    ) -> list[Standing]:
+        rows = await self._pool.fetch(QUERIES["leaderboard"], guild_id, game, min_games, limit)
+        return [_standing(row) for row in rows]
+
+    async def leaderboard_place(self, standing: Standing, min_games: int) -> int:
+        above = await self._pool.fetchval(
+            QUERIES["leaderboard_place"],
+            standing.guild_id,
+            standing.game,
+            min_games,
+            standing.score,
+            standing.score,
+            standing.user_id,
+        )
+        return 1 + int(above)
+
+    async def leaderboard_counts(self, guild_id: int, game: str, min_games: int) -> tuple[int, int]:
+        row = await self._pool.fetchrow(QUERIES["leaderboard_counts"], min_games, guild_id, game)
+        return int(row[0]), int(row[1])
+
+    async def guild_standings(self, guild_id: int) -> list[Standing]:
+        rows = await self._pool.fetch(QUERIES["guild_standings"], guild_id)
+        return [_standing(row) for row in rows]
+
+    async def recent_changes(
+        self, guild_id: int, user_id: int, game: str | None, limit: int
+    ) -> list[tuple[Change, tuple[int, int | None, int | None]]]:
+        if game is None:
+            rows = await self._pool.fetch(QUERIES["recent_changes"], guild_id, user_id, limit)
+        else:
+            rows = await self._pool.fetch(
+                QUERIES["recent_changes_in_game"], guild_id, user_id, game, limit
+            )
+        return [
+            (_change(row), (row["channel_id"], row["thread_id"], row["message_id"])) for row in rows
+        ]
+
+    async def rating_points(
+        self, guild_id: int, user_id: int, game: str, limit: int
+    ) -> list[tuple[float, float]]:
+        rows = await self._pool.fetch(QUERIES["rating_points"], guild_id, user_id, game, limit)
+        return [(row[0], row[1]) for row in reversed(rows)]
+
+    async def rating_since(
+        self, guild_id: int, user_id: int, game: str, since: float
+    ) -> float | None:
+        return await self._pool.fetchval(QUERIES["rating_since"], guild_id, user_id, game, since)
+
+    async def finished_games(self, after: tuple[float, int], limit: int) -> list[GameRow]:
+        rows = await self._pool.fetch(
+            "SELECT * FROM games WHERE status = 'finished' AND (updated_at > $1"
+            " OR (updated_at = $1 AND id > $2)) ORDER BY updated_at, id LIMIT $3",
+            after[0],
+            after[1],
+            limit,
+        )
+        return [GameRow.from_row(row) for row in rows]
 
     async def set_game_fields(self, game_id: int, **columns: Any) -> bool:
         _check_columns(columns, {"thread_id", "message_id"})
@@ -652,6 +821,47 @@ class PostgresStore:
         return _count(status) == 1
 
 
+# Taken by every transaction that rates a game of a guild (the game's ratings and the
+# players' tallies over all games): two games of the guild ending at once are rated one after
+# the other, each reading what the other wrote.
+RATINGS_LOCK = "idzeva-ratings:"
+
+
+async def _rate(db: asyncpg.Connection, job: RatingJob) -> bool:
+    """Inside a transaction: the guild's rating lock, then read, rate, write. False (nothing
+    written) when the game is rated already."""
+    await db.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", f"{RATINGS_LOCK}{job.guild_id}"
+    )
+    if await db.fetchval("SELECT 1 FROM rating_history WHERE game_id = $1", job.game_id):
+        return False
+    rows = await db.fetch(
+        "SELECT * FROM ratings WHERE guild_id = $1 AND user_id = ANY($2::BIGINT[])"
+        " AND game IN ($3, $4)",
+        job.guild_id,
+        list(job.people),
+        job.game,
+        TOTAL,
+    )
+    current = {(row["game"], row["user_id"]): _standing(row) for row in rows}
+    standings, changes = job.compute(current)
+    updates = ", ".join(
+        f"{name} = EXCLUDED.{name}" for name in STANDING_COLUMNS.replace(" ", "").split(",")[3:]
+    )
+    await db.executemany(
+        f"INSERT INTO ratings ({STANDING_COLUMNS})"
+        f" VALUES ({', '.join(f'${n}' for n in range(1, 14))})"
+        f" ON CONFLICT (guild_id, user_id, game) DO UPDATE SET {updates}",
+        [standing_values(s) for s in standings],
+    )
+    await db.executemany(
+        f"INSERT INTO rating_history ({CHANGE_COLUMNS})"
+        f" VALUES ({', '.join(f'${n}' for n in range(1, 11))})",
+        [change_values(c) for c in changes],
+    )
+    return True
+
+
 def _count(status: str) -> int:
     """The row count of a command tag such as ``UPDATE 1``."""
     return int(status.rsplit(" ", 1)[-1])
@@ -689,7 +899,8 @@ async def migrate(db: asyncpg.Connection, migrations: Sequence[str] = MIGRATIONS
     return await _schema_version(db)
 
 
-async def _upgrade(pool: asyncpg.Pool, shown: str, migrations: Sequence[str]) -> None:
+async def _upgrade(pool: asyncpg.Pool, shown: str, migrations: Sequence[str]) -> bool:
+    """Migrate; True when the upgrade reached ``RATED_SINCE`` (old games to rate)."""
     async with pool.acquire() as db:
         try:
             before = await _schema_version(db)
@@ -698,7 +909,8 @@ async def _upgrade(pool: asyncpg.Pool, shown: str, migrations: Sequence[str]) ->
                     f"the database {shown} has schema version {before}, newer than this bot's"
                     f" {len(migrations)}: run the newer bot"
                 )
-            await migrate(db, migrations)
+            after = await migrate(db, migrations)
+            return before < RATED_SINCE <= after
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StoreError(
                 f"cannot upgrade the database {shown} to schema version {len(migrations)}:"

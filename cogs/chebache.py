@@ -30,6 +30,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
         opponent=OPEN_HELP,
         first="Who plays White (White moves first); random by default",
         level=LEVEL_HELP,
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
     )
     @app_commands.choices(first=first_choices("White"), level=LEVEL_CHOICES)
     async def challenge(
@@ -38,6 +39,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
         opponent: discord.Member | None = None,
         first: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
+        rated: bool = True,
     ) -> None:
         await play.challenge(
             interaction,
@@ -45,6 +47,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
             opponent,
             first.value if first else "random",
             level=level_of(level),
+            rated=rated,
         )
 
     @app_commands.command(description="Roll the two dice of your turn")

@@ -36,6 +36,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
         first="Who moves first; random by default",
         variant="Poron Jikaida (default) or its small form Pastang",
         colour="The colour you play; random by default",
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
         level=LEVEL_HELP,
     )
     @app_commands.choices(
@@ -49,6 +50,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
         variant: app_commands.Choice[str] | None = None,
         colour: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
+        rated: bool = True,
     ) -> None:
         variants = ("pastang",) if variant and variant.value == "pastang" else ()
         await play.challenge(
@@ -59,6 +61,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
             variants,
             options={"colour": colour.value if colour else "random"},
             level=level_of(level),
+            rated=rated,
         )
 
 

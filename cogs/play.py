@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -216,11 +216,14 @@ async def challenge(
     *,
     partner: discord.Member | discord.User | None = None,
     opponent_partner: discord.Member | discord.User | None = None,
-    options: dict[str, str] | None = None,
+    options: dict[str, Any] | None = None,
     level: str | None = None,
+    rated: bool = True,
 ) -> None:
     """``level``: how well the bot plays, when it is challenged (it accepts at once)."""
     svc = service(interaction)
+    if not rated:  # absent means rated (bot/ratings.py)
+        options = {**(options or {}), "rated": False}
     invited = [user for user in (opponent, partner, opponent_partner) if user is not None]
     if level is not None:
         options = {**(options or {}), "level": level}

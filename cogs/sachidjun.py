@@ -80,6 +80,7 @@ class SachidjunCog(
         partner="Your partner (plays one colour of your side)",
         opponent_partner="Your opponent's partner",
         level="How well I play the seats you give me (any of them): normal by default",
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
     )
     @app_commands.choices(level=LEVEL_CHOICES)
     async def challenge(
@@ -89,6 +90,7 @@ class SachidjunCog(
         partner: discord.Member | None = None,
         opponent_partner: discord.Member | None = None,
         level: app_commands.Choice[str] | None = None,
+        rated: bool = True,
     ) -> None:
         await play.challenge(
             interaction,
@@ -97,6 +99,7 @@ class SachidjunCog(
             partner=partner,
             opponent_partner=opponent_partner,
             level=level_of(level),
+            rated=rated,
         )
 
     @app_commands.command(description="Roll the two idzeva (eight-sided dice) of your sub-turn")

@@ -8,16 +8,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ratings import rated_game_title, rated_games
 from bot.service import ServiceError
 from games import GAMES
 
 from . import notify as notify_flow
-from . import play, replay
+from . import play, replay, standings
 from . import takeback as takeback_flow
 from .ui import acknowledge, answer_error, message_link, refuse, tell_with
 
 LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first)
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
+# What is rated apart: each game, and Pastang apart from Poron Jikaida.
+RATED_CHOICES = [
+    app_commands.Choice(name=rated_game_title(key), value=key) for key in rated_games()
+]
 
 
 @app_commands.guild_only()
@@ -156,6 +161,23 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
         embed = discord.Embed(title=f"{cls.title}: rules", description=cls.rules_summary)
         embed.add_field(name="Full rules", value=f"{docs}/{cls.key}.md", inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(description="A player's results and rating, with a chart")
+    @app_commands.describe(user="Whose (default: yours)", game="One game (default: all)")
+    @app_commands.choices(game=RATED_CHOICES)
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        game: str | None = None,
+    ) -> None:
+        await standings.stats(interaction, user, game)
+
+    @app_commands.command(description="The best players in this server")
+    @app_commands.describe(game="One game (default: every player's best game)")
+    @app_commands.choices(game=RATED_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await standings.leaderboard(interaction, game)
 
     @board.autocomplete("game")
     @history.autocomplete("game")

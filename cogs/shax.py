@@ -24,6 +24,7 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
         opponent=OPEN_HELP,
         first="Who plays White (White places first); random by default",
         variant="Rules variant",
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
         level=LEVEL_HELP,
     )
     @app_commands.choices(
@@ -36,6 +37,7 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
         first: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
+        rated: bool = True,
     ) -> None:
         variants = (variant.value,) if variant and variant.value != "standard" else ()
         await play.challenge(
@@ -45,6 +47,7 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
             first.value if first else "random",
             variants,
             level=level_of(level),
+            rated=rated,
         )
 
 

@@ -39,6 +39,7 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
         first="Who plays South (South opens first); random by default",
         board="Four rows of eight holes (default) or of six",
         stores="Stores per player: 1 (default) or 2",
+        rated="Counts for the ratings (default: yes); no makes a friendly game",
         level=LEVEL_HELP,
     )
     @app_commands.choices(
@@ -52,6 +53,7 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
         board: app_commands.Choice[str] | None = None,
         stores: app_commands.Choice[int] | None = None,
         level: app_commands.Choice[str] | None = None,
+        rated: bool = True,
     ) -> None:
         variants = variants_for(board.value if board else None, stores.value if stores else None)
         await play.challenge(
@@ -61,6 +63,7 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
             first.value if first else "random",
             variants,
             level=level_of(level),
+            rated=rated,
         )
 
 

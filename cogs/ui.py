@@ -451,12 +451,14 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
     lines += [
         f"{mention(challenge.challenger_id)} plays {name}: {value}"
         for name, value in challenge.options
-        if name not in ("level", "bot_levels")
+        if name == "colour"
     ]
     options = dict(challenge.options)
     levels = sorted(set(options.get("bot_levels", {}).values()))  # a rematch's bot seats
     for level in [options["level"]] if "level" in options else levels:
         lines.append(f"The bot plays at level **{level}**.")
+    if options.get("rated", True) is False:
+        lines.append("Friendly game: not rated.")
     if challenge.variants:
         lines.append(f"Variant: {', '.join(challenge.variants)}")
     if challenge.status == "pending" and len(challenge.invited) > 1:

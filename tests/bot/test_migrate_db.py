@@ -11,7 +11,7 @@ import pytest
 
 from bot.cli import main
 from bot.events import GameEvent
-from bot.store import Store
+from bot.store import Store, rate_finished
 from bot.store_pg import PostgresStore
 from games import Shax
 
@@ -117,6 +117,12 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
         ]
         assert await after.notify_pref(GUILD, PLAYERS[1]) == await before.notify_pref(
             GUILD, PLAYERS[1]
+        )
+        # The ratings are computed again from the copied games: as SQLite rates its own.
+        assert await rate_finished(before) > 0
+        key = lambda s: (s.user_id, s.game)  # noqa: E731
+        assert sorted(await after.guild_standings(GUILD), key=key) == sorted(
+            await before.guild_standings(GUILD), key=key
         )
         # New rows continue after the copied ids.
         new_id = await after.insert_game(

@@ -255,6 +255,16 @@ PLAN_PARAMS = {
     "game_events": (1,),
     "notify_pref": (GUILD, 11),
     "digests_due": ("2026-11-25",),
+    "standings_of_user": (GUILD, 11),
+    "rating_changes": (1,),
+    "leaderboard": (GUILD, "shax", 5, 10),
+    "leaderboard_place": (GUILD, "shax", 5, 1.0, 1.0, 11),
+    "leaderboard_counts": (5, GUILD, "shax"),
+    "guild_standings": (GUILD,),
+    "recent_changes": (GUILD, 11, 10),
+    "recent_changes_in_game": (GUILD, 11, "shax", 10),
+    "rating_points": (GUILD, 11, "shax", 200),
+    "rating_since": (GUILD, 11, "shax", START),
 }
 
 
@@ -282,6 +292,9 @@ async def test_every_hot_query_uses_an_index(store):
     assert "seats_by_user" in plan and "TEMP B-TREE" not in plan  # read in order, then LIMIT
     assert "games_to_remind" in " ".join(await store.query_plan("games_to_remind", (START,)))
     assert "games_to_claim" in " ".join(await store.query_plan("games_claimable", (START,)))
+    for name in ("leaderboard", "recent_changes", "recent_changes_in_game", "rating_points"):
+        plan = " | ".join(await store.query_plan(name, PLAN_PARAMS[name]))
+        assert "TEMP B-TREE" not in plan, (name, plan)  # read in order, then LIMIT
 
 
 # ---- start-up checks: one clear line ----------------------------------------------------

@@ -1,0 +1,500 @@
+"""Ratings per player, per server and per game: OpenSkill's Weng-Lin model (Plackett-Luce).
+
+- What is rated apart: each game (``RATED_GAMES``), Pastang apart from Poron Jikaida; every
+  other variant shares its game's rating. A team game (Šačidjun's pairs, its 3-player game
+  of one against a pair) is rated team against team: the engine's ``team_of`` groups seats.
+- Which games: every finished game unless its options say ``"rated": false`` (a friendly
+  game); a game where one person sits on both sides, or with nobody but the bot, is not
+  rated either.
+- The bot opponent (``options["bot_levels"]``: seat -> level) plays at a fixed rating per
+  level (``BOT_ANCHORS``), never updated: the bot's strength at a level is set by its code,
+  not by its results, so a fixed point keeps the scale from drifting, the same in every
+  server, and the bot's row is never a point of contention between games finishing at once.
+- Shown as one number: ``1500 + 60 * (mu - 25)`` (a new player shows 1500; one mu point is
+  60 rating points, so a new player's first win against a new player is worth about +158),
+  marked provisional (``?``) while sigma is above ``PROVISIONAL_SIGMA``; tables are ordered
+  by the conservative estimate ``mu - 3 sigma``, on the same scale, so that one lucky game
+  does not top them.
+- The store applies a ``RatingJob`` in the transaction that writes the game's final move
+  (``update_game(..., ratings=job)``): it reads the players' standings there, under its
+  write lock, calls ``job.compute`` and writes the new standings and one history row per
+  player. A game rated once is never rated again (its history rows say so).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from openskill.models import PlackettLuce
+
+if TYPE_CHECKING:
+    from games import Game
+
+    from .storage import GameStore
+    from .store import GameRow
+
+MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
+BASE, SCALE = 1500.0, 60.0  # shown = BASE + SCALE * (mu - mu0)
+PROVISIONAL_SIGMA = 5.0  # shown with "?" until sigma falls below (about 15 games)
+MIN_GAMES = 5  # on the leaderboards from this many rated games
+TOTAL = "*"  # the standings row holding a player's tallies over all games (no rating)
+
+# The bot opponent's fixed rating per level, shown as 1200 / 1500 / 1800 (a guess until
+# rated games against people say better), with a small sigma: a confident anchor.
+BOT_ANCHORS = {"easy": 1200.0, "normal": 1500.0, "hard": 1800.0}
+BOT_SIGMA = 1.0
+
+
+def rating_game(kind: str, variants: Sequence[str]) -> str:
+    """The key a game is rated under: its kind, except Pastang apart from Poron Jikaida."""
+    if kind == "jikaida" and "pastang" in variants:
+        return "pastang"
+    return kind
+
+
+def rated_game_title(key: str) -> str:
+    if key == "pastang":
+        return "Pastang"
+    from games import GAMES
+
+    cls = GAMES.get(key)
+    return cls.title if cls else key
+
+
+def rated_games() -> list[str]:
+    """Every key a rating can have, in the games' order (Pastang after Poron Jikaida)."""
+    from games import GAMES
+
+    keys: list[str] = []
+    for key in GAMES:
+        keys.append(key)
+        if key == "jikaida":
+            keys.append("pastang")
+    return keys
+
+
+def shown(mu: float) -> int:
+    """A mu as the one number players see."""
+    return round(BASE + SCALE * (mu - MODEL.mu))
+
+
+def mu_of(rating: float) -> float:
+    return MODEL.mu + (rating - BASE) / SCALE
+
+
+def conservative(mu: float, sigma: float) -> float:
+    """What tables are ordered by: mu - 3 sigma (a new player: 0)."""
+    return mu - 3 * sigma
+
+
+def is_provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
+
+
+def label(mu: float, sigma: float) -> str:
+    """``1623`` or ``1658?`` (provisional)."""
+    return f"{shown(mu)}{'?' if is_provisional(sigma) else ''}"
+
+
+# ---- what the store reads and writes ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of ``ratings``: a player's rating and tallies in one game (or, with game
+    ``TOTAL``, over all games: tallies only, mu and sigma unused)."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    streak: int = 0  # wins in a row up to now
+    best_streak: int = 0
+    updated_at: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return conservative(self.mu, self.sigma)
+
+    @property
+    def rating(self) -> int:
+        return shown(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        return is_provisional(self.sigma)
+
+    def counted(self, outcome: str, now: float) -> Standing:
+        won = outcome == "win"
+        streak = self.streak + 1 if won else 0
+        return Standing(
+            self.guild_id,
+            self.game,
+            self.user_id,
+            self.mu,
+            self.sigma,
+            self.games + 1,
+            self.wins + won,
+            self.draws + (outcome == "draw"),
+            self.losses + (outcome == "loss"),
+            streak,
+            max(self.best_streak, streak),
+            now,
+        )
+
+
+@dataclass(frozen=True)
+class Change:
+    """One row of ``rating_history``: a player's result in one rated game."""
+
+    game_id: int
+    guild_id: int
+    game: str
+    user_id: int
+    outcome: str  # win | draw | loss
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    finished_at: float
+
+    @property
+    def before(self) -> int:
+        return shown(self.mu_before)
+
+    @property
+    def after(self) -> int:
+        return shown(self.mu)
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    level: str | None = None  # the bot opponent's level: a fixed anchor
+
+
+@dataclass(frozen=True)
+class RatingJob:
+    """A finished game to rate: its sides (teams of players) and their places (0 = won;
+    every side 0 for a draw)."""
+
+    game_id: int
+    guild_id: int
+    game: str
+    finished_at: float
+    teams: tuple[tuple[Player, ...], ...]
+    ranks: tuple[int, ...]
+    people: tuple[int, ...] = field(init=False)  # the rated users (no bot), sorted
+
+    def __post_init__(self) -> None:
+        users = {p.user_id for team in self.teams for p in team if p.level is None}
+        object.__setattr__(self, "people", tuple(sorted(users)))
+
+    def compute(
+        self, current: Mapping[tuple[str, int], Standing]
+    ) -> tuple[list[Standing], list[Change]]:
+        """The new standings (per game and ``TOTAL``) and history rows, from the players'
+        current standings (``(game, user) -> Standing``; a missing one is a new player)."""
+        return rate(self, current)
+
+
+def rate(
+    job: RatingJob, current: Mapping[tuple[str, int], Standing]
+) -> tuple[list[Standing], list[Change]]:
+    def standing(game: str, user: int) -> Standing:
+        return current.get((game, user)) or Standing(job.guild_id, game, user)
+
+    teams = [
+        [
+            MODEL.create_rating([mu_of(BOT_ANCHORS[p.level]), BOT_SIGMA])
+            if p.level is not None
+            else MODEL.create_rating(
+                [standing(job.game, p.user_id).mu, standing(job.game, p.user_id).sigma]
+            )
+            for p in team
+        ]
+        for team in job.teams
+    ]
+    new = MODEL.rate(teams, ranks=list(job.ranks))
+    best = min(job.ranks)
+    draw = all(rank == best for rank in job.ranks)
+    standings: list[Standing] = []
+    changes: list[Change] = []
+    for team, rank, after in zip(job.teams, job.ranks, new, strict=True):
+        outcome = "draw" if draw else ("win" if rank == best else "loss")
+        for player, rated in zip(team, after, strict=True):
+            if player.level is not None:
+                continue  # an anchor: not updated
+            old = standing(job.game, player.user_id)
+            counted = old.counted(outcome, job.finished_at)
+            standings.append(_with_rating(counted, rated.mu, rated.sigma))
+            standings.append(standing(TOTAL, player.user_id).counted(outcome, job.finished_at))
+            changes.append(
+                Change(
+                    job.game_id,
+                    job.guild_id,
+                    job.game,
+                    player.user_id,
+                    outcome,
+                    old.mu,
+                    old.sigma,
+                    rated.mu,
+                    rated.sigma,
+                    job.finished_at,
+                )
+            )
+    return standings, changes
+
+
+def _with_rating(standing: Standing, mu: float, sigma: float) -> Standing:
+    values = {name: getattr(standing, name) for name in standing.__dataclass_fields__}
+    return Standing(**(values | {"mu": mu, "sigma": sigma}))
+
+
+def job_for(row: GameRow, game: Game, finished_at: float) -> RatingJob | None:
+    """The rating job of a game that has just ended, or None when it is not rated
+    (friendly, not over, the same person on two sides, nobody but the bot)."""
+    if game.outcome is None or row.options.get("rated", True) is False:
+        return None
+    levels = _bot_levels(row.options)
+    sides: dict[int, list[Player]] = {}
+    for seat, user in enumerate(row.players):
+        team = game.team_of(seat)
+        player = Player(user, levels.get(seat))
+        if all(other.user_id != user for other in sides.get(team, [])):
+            sides.setdefault(team, []).append(player)
+    order = sorted(sides)
+    teams = tuple(tuple(sides[team]) for team in order)
+    people = [p.user_id for team in teams for p in team if p.level is None]
+    if len(teams) < 2 or not people or len(people) != len(set(people)):
+        return None
+    winners = {game.team_of(seat) for seat in game.outcome.winners}
+    ranks = tuple(0 if not winners or team in winners else 1 for team in order)
+    return RatingJob(
+        game_id=row.id,
+        guild_id=row.guild_id,
+        game=rating_game(row.kind, row.variants),
+        finished_at=finished_at,
+        teams=teams,
+        ranks=ranks,
+    )
+
+
+def job_from_state(row: GameRow, state: str, finished_at: float) -> RatingJob | None:
+    """``job_for`` from a stored state (the upgrade rates old games this way)."""
+    from games import load_game
+
+    try:
+        game = load_game(state)
+    except (ValueError, KeyError):
+        return None
+    return job_for(row, game, finished_at)
+
+
+def _bot_levels(options: Mapping[str, Any]) -> dict[int, str]:
+    levels = options.get("bot_levels") or {}
+    if not isinstance(levels, Mapping):
+        return {}
+    found: dict[int, str] = {}
+    for seat, level in levels.items():
+        if str(seat).isdigit():  # a level this bot does not know: the middle one
+            found[int(seat)] = level if level in BOT_ANCHORS else "normal"
+    return found
+
+
+# ---- what the commands show ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    game_id: int
+    game: str
+    outcome: str
+    delta: int
+    finished_at: float
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class Stats:
+    user_id: int
+    game: str | None  # None: over all games
+    total: Standing | None  # the tallies (of the game, or over all games)
+    ratings: tuple[Standing, ...]  # per game played, most played first
+    month_change: dict[str, int]  # game -> rating change over the last 30 days
+    recent: tuple[RecentGame, ...]
+    chart_game: str | None  # the game whose rating is charted
+    points: tuple[tuple[float, int], ...]  # (time, rating after) for the chart
+
+    @property
+    def most_played(self) -> str | None:
+        return self.ratings[0].game if self.ratings else None
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    place: int
+    user_id: int
+    game: str
+    rating: str  # label(): "1623" or "1658?"
+    games: int
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    game: str | None  # None: the overall view (each player's best game)
+    top: tuple[BoardLine, ...]
+    mine: BoardLine | None  # the caller's place, when ranked
+    my_games: int  # the caller's rated games (in this game, or in all)
+    ranked: int
+    left_out: int  # players below MIN_GAMES
+    min_games: int = MIN_GAMES
+
+
+def month_change(now_mu: float, first_in_window: float | None) -> int:
+    """The change over the window: the rating now less the one before its first game."""
+    return 0 if first_in_window is None else shown(now_mu) - shown(first_in_window)
+
+
+def rank_lines(
+    rows: Sequence[Standing], caller: int, top: int = 10
+) -> tuple[tuple[BoardLine, ...], BoardLine | None, int]:
+    """Places for rows already filtered to ranked players; for the overall view each
+    player's best game only. Ordered by the conservative estimate, then mu, then user."""
+    best: dict[int, Standing] = {}
+    for row in rows:
+        held = best.get(row.user_id)
+        if held is None or _key(row) < _key(held):
+            best[row.user_id] = row
+    ordered = sorted(best.values(), key=_key)
+    lines = [
+        BoardLine(place, r.user_id, r.game, label(r.mu, r.sigma), r.games)
+        for place, r in enumerate(ordered, start=1)
+    ]
+    mine = next((line for line in lines if line.user_id == caller), None)
+    return tuple(lines[:top]), mine, len(lines)
+
+
+def _key(row: Standing) -> tuple[float, int]:
+    """The leaderboards' order (the store's too): conservative estimate, then user id."""
+    return (-row.score, row.user_id)
+
+
+def sign(delta: int) -> str:
+    return f"+{delta}" if delta > 0 else ("±0" if delta == 0 else f"−{-delta}")
+
+
+def change_lines(changes: Sequence[Change]) -> str:
+    """The final board's ratings field: one line per player."""
+    return "\n".join(
+        f"<@{c.user_id}>: {c.before} → {label(c.mu, c.sigma)} ({sign(c.delta)})" for c in changes
+    )
+
+
+def chart_points(rows: Sequence[tuple[float, float]]) -> tuple[tuple[float, int], ...]:
+    return tuple((when, shown(mu)) for when, mu in rows if math.isfinite(mu))
+
+
+# ---- reading them back (the store's queries, all on indexes) ---------------------------
+
+MONTH = 30 * 24 * 3600.0
+RECENT = 5  # recent games listed by /game stats
+CHART_POINTS = 200  # the chart's last games
+
+
+async def load_stats(
+    store: GameStore, guild_id: int, user_id: int, game: str | None, now: float
+) -> Stats:
+    """``/game stats``: the user's tallies, ratings (with their change over 30 days), recent
+    games and the chart's points (of ``game``, or of the most played one)."""
+    rows = await store.standings_of_user(guild_id, user_id)
+    total = next((r for r in rows if r.game == (game or TOTAL)), None)
+    played = sorted(
+        (r for r in rows if r.game != TOTAL and (game is None or r.game == game)),
+        key=lambda r: (-r.games, r.game),
+    )
+    changes: dict[str, int] = {}
+    for row in played:
+        first = await store.rating_since(guild_id, user_id, row.game, now - MONTH)
+        changes[row.game] = month_change(row.mu, first)
+    recent = [
+        RecentGame(
+            change.game_id,
+            change.game,
+            change.outcome,
+            change.delta,
+            change.finished_at,
+            guild_id,
+            *where,
+        )
+        for change, where in await store.recent_changes(guild_id, user_id, game, RECENT)
+    ]
+    chart_game = played[0].game if played else None
+    points: tuple[tuple[float, int], ...] = ()
+    if chart_game is not None:
+        history = await store.rating_points(guild_id, user_id, chart_game, CHART_POINTS + 1)
+        if len(history) <= CHART_POINTS:  # the whole history: start from the first rating
+            first = await store.rating_since(guild_id, user_id, chart_game, float("-inf"))
+            start = history[0][0] if history else now
+            history = [(start, first if first is not None else MODEL.mu), *history]
+        points = chart_points(history)
+    return Stats(user_id, game, total, tuple(played), changes, tuple(recent), chart_game, points)
+
+
+async def load_leaderboard(
+    store: GameStore,
+    guild_id: int,
+    user_id: int,
+    game: str | None,
+    min_games: int = MIN_GAMES,
+) -> Leaderboard:
+    """``/game leaderboard``: the top 10 of ``game`` (or each player's best game, for the
+    overall view), the caller's place, and how many players have too few games."""
+    if game is None:
+        rows = await store.guild_standings(guild_id)
+        players = {r.user_id for r in rows}
+        ranked_rows = [r for r in rows if r.games >= min_games]
+        top, mine, ranked = rank_lines(ranked_rows, user_id)
+        my_games = sum(r.games for r in rows if r.user_id == user_id)
+        return Leaderboard(None, top, mine, my_games, ranked, len(players) - ranked, min_games)
+    best = await store.leaderboard(guild_id, game, min_games, 10)
+    top = tuple(
+        BoardLine(place, r.user_id, r.game, label(r.mu, r.sigma), r.games)
+        for place, r in enumerate(best, start=1)
+    )
+    everyone, ranked = await store.leaderboard_counts(guild_id, game, min_games)
+    mine = None
+    own = next(
+        (r for r in await store.standings_of_user(guild_id, user_id) if r.game == game), None
+    )
+    if own is not None and own.games >= min_games:
+        place = await store.leaderboard_place(own, min_games)
+        mine = BoardLine(place, user_id, game, label(own.mu, own.sigma), own.games)
+    my_games = own.games if own else 0
+    return Leaderboard(game, top, mine, my_games, ranked, everyone - ranked, min_games)
+
+
+def rating_fields(
+    options: Mapping[str, Any], changes: Sequence[Change]
+) -> tuple[tuple[str, str], ...]:
+    """The final board's field: each player's rating change, or that it was friendly."""
+    if changes:
+        return (("Ratings", change_lines(changes)),)
+    if options.get("rated", True) is False:
+        return (("Ratings", "Friendly game: not rated"),)
+    return ()
