@@ -192,14 +192,18 @@ def by_words(text: str, anchor: str) -> bool:
     return anchor[0] == "l" and len(text) >= WORDS_FROM and " " in text
 
 
-@lru_cache(maxsize=4096)
 def text_length(text: str, size: int) -> float:
     """Advance width of ``text`` at ``size`` final pixels, in final pixels (for a text
-    drawn word by word, its words' and spaces')."""
+    drawn word by word, its words' and spaces': a one-off line is not cached, its words are)."""
     if by_words(text, "l"):
         words = text.split(" ")
-        spaces = (len(words) - 1) * text_length(" ", size)
-        return sum(text_length(word, size) for word in words) + spaces
+        spaces = (len(words) - 1) * _length(" ", size)
+        return sum(_length(word, size) for word in words) + spaces
+    return _length(text, size)
+
+
+@lru_cache(maxsize=4096)
+def _length(text: str, size: int) -> float:
     return font(size).getlength(text.translate(CARON_BASES)) / SCALE
 
 
