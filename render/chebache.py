@@ -41,6 +41,7 @@ from .common import (
     MILL,
     PANEL,
     PANEL_RIM,
+    SCALE,
     WHITE_TEXT,
     Colour,
     Painter,
@@ -170,9 +171,10 @@ def _background(path_seats: tuple[int, ...]) -> Image.Image:
         assert seat is not None
         word = "Start" if space in STARTS else "Finish"
         _pill(paint, label_xy(space), word, seat)
-    if len(path_seats) > 1:  # the paths picture; a game draws its numbers over the marks
-        for seat in path_seats:
-            _draw_path_numbers(paint, seat, True)
+    for seat in path_seats:
+        _draw_path_numbers(paint, seat, len(path_seats) > 1)
+    if len(path_seats) <= 1:  # a game's picture, not the paths picture
+        _draw_legend(paint)
     return image
 
 
@@ -240,6 +242,22 @@ def _draw_path_numbers(paint: Painter, seat: int, both: bool) -> None:
         if both and is_cross(space) and seat == BLACK:
             x -= 82  # Black's numbers of the shared intersections go to the left
         _pill(paint, (x, y), text, seat)
+
+
+def _redraw_path_numbers(paint: Painter, seat: int) -> None:
+    """The path numbers are on the empty board; the marks drawn since go under them, so
+    the numbers those marks touch are drawn again (the same pixels as drawing them all
+    now: a pill covers everything under it)."""
+    drawn = list(paint.dirty)
+    pad = 4  # the pill's outline, and a margin (final pixels)
+    for space, text in path_labels(seat).items():
+        x, y = label_xy(space)
+        height = NUMBER_SIZE + 6
+        width = max(height, paint.text_width(text, NUMBER_SIZE) + NUMBER_SIZE * 0.6)
+        x0, x1 = (x - width / 2 - pad) * SCALE, (x + width / 2 + pad) * SCALE
+        y0, y1 = (y - height / 2 - pad) * SCALE, (y + height / 2 + pad) * SCALE
+        if any(a < x1 and c > x0 and b < y1 and d > y0 for a, b, c, d in drawn):
+            _pill(paint, (x, y), text, seat)
 
 
 # ---- pieces ---------------------------------------------------------------------------
@@ -660,7 +678,7 @@ def render_chebache(game: Chebache, show_path: bool = True) -> bytes:
     _draw_threats(paint, game, frame=True)
     _draw_turn(paint, game, under=True)
     if seats:
-        _draw_path_numbers(paint, seats[0], False)
+        _redraw_path_numbers(paint, seats[0])
     _draw_pending(paint, game)
     _draw_stacks(paint, game)
     _draw_piles(paint, game)
@@ -670,7 +688,6 @@ def render_chebache(game: Chebache, show_path: bool = True) -> bytes:
     _draw_dice(paint, game, BOARD_TOP - 4)
     _draw_player(paint, game, WHITE, BOARD_TOP + 116)
     _draw_player(paint, game, BLACK, BOARD_TOP + 252)
-    _draw_legend(paint)
     _draw_footer(paint, game)
     return encode_png(image, "chebache", _background(seats), paint.dirty)
 

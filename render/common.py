@@ -182,9 +182,28 @@ def _caron_text_mask(
     return mask, left - ax, top - ay
 
 
-@lru_cache(maxsize=4096)
+# A left-anchored text at least this long is drawn word by word: its words come back from
+# one picture to the next (names, moves, "rolled", "captured") when the line does not, and
+# pasting cached words is several times faster than drawing the line.
+WORDS_FROM = 12
+
+
+def by_words(text: str, anchor: str) -> bool:
+    return anchor[0] == "l" and len(text) >= WORDS_FROM and " " in text
+
+
 def text_length(text: str, size: int) -> float:
-    """Advance width of ``text`` at ``size`` final pixels, in final pixels."""
+    """Advance width of ``text`` at ``size`` final pixels, in final pixels (for a text
+    drawn word by word, its words' and spaces': a one-off line is not cached, its words are)."""
+    if by_words(text, "l"):
+        words = text.split(" ")
+        spaces = (len(words) - 1) * _length(" ", size)
+        return sum(_length(word, size) for word in words) + spaces
+    return _length(text, size)
+
+
+@lru_cache(maxsize=4096)
+def _length(text: str, size: int) -> float:
     return font(size).getlength(text.translate(CARON_BASES)) / SCALE
 
 
@@ -399,8 +418,18 @@ class Painter:
         bold: bool = False,
     ) -> None:
         """``bold`` thickens the strokes (the bundled font has no bold face)."""
+        x, y = self._s(xy[0]), self._s(xy[1])
+        if by_words(text, anchor):
+            pen = 0.0  # supersampled pixels from the anchor
+            for word in text.split(" "):
+                if word:
+                    mask, left, top = text_mask(word, size, anchor, bold)
+                    self.paste(fill, (x + round(pen) + left, y + top), mask)
+                    pen += text_length(word, size) * SCALE
+                pen += text_length(" ", size) * SCALE
+            return
         mask, left, top = text_mask(text, size, anchor, bold)
-        self.paste(fill, (self._s(xy[0]) + left, self._s(xy[1]) + top), mask)
+        self.paste(fill, (x + left, y + top), mask)
 
     def text_width(self, text: str, size: int) -> float:
         return text_length(text, size)
@@ -502,21 +531,36 @@ def side_by_side(pngs: list[bytes], gap: int, colour: Colour = PANEL_RIM) -> byt
 
 
 # The empty boards, one per game, layout or path shown: each is drawn once at the
-# supersampled size and kept at the final size (a quarter of the bytes); a picture starts
-# from it blown back up by pixel doubling, which shrinks back to the same pixels. All of
-# them together take about 35 MiB.
-BACKGROUNDS: ByteCache[Image.Image] = ByteCache("backgrounds", 48 * MIB, image_bytes)
+# supersampled size and kept at the final size (a quarter of the bytes), with its picture
+# in the game's fixed palette (a quarter more) for ``encode_png``; a picture starts from
+# it blown back up by pixel doubling, which shrinks back to the same pixels. All of them
+# together take about 40 MiB.
+def background_bytes(image: Image.Image) -> int:
+    """An empty board's bytes: its pixels and its picture in the fixed palette."""
+    quantized = getattr(image, "quantized", None)
+    return image_bytes(image) + (image_bytes(quantized[1]) if quantized else 0)
+
+
+BACKGROUNDS: ByteCache[Image.Image] = ByteCache("backgrounds", 48 * MIB, background_bytes)
 
 
 def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
     """Decorator for a function drawing an empty board (supersampled) from hashable
     arguments: it returns that board at final size, drawn once and kept in
-    ``BACKGROUNDS``. ``canvas_from`` turns it into a canvas to draw a position on."""
+    ``BACKGROUNDS``. ``canvas_from`` turns it into a canvas to draw a position on. The
+    board of ``render/<game>.py`` also keeps its picture in that game's fixed palette."""
+    palette = draw.__module__.rsplit(".", 1)[-1]
+
+    def make(*args: Any) -> Image.Image:
+        small = draw(*args).reduce(SCALE)
+        if palette in _palettes():
+            small.quantized = (palette, quantize(small, palette))  # type: ignore[attr-defined]
+        return small
 
     @wraps(draw)
     def cached(*args: Any) -> Image.Image:
         key = (draw.__module__, draw.__qualname__, args)
-        return BACKGROUNDS.get(key, lambda: draw(*args).reduce(SCALE))
+        return BACKGROUNDS.get(key, lambda: make(*args))
 
     return cached
 
@@ -581,6 +625,32 @@ def dirty_runs(dirty: list[Box], size: tuple[int, int]) -> list[Box]:
     return runs
 
 
+MERGE_GAP = 3  # tiles: shrinking a few clean tiles costs less than one more call
+
+
+def merged_runs(runs: list[Box], gap: int = MERGE_GAP) -> list[Box]:
+    """``runs`` (from ``dirty_runs``) joined across gaps of up to ``gap`` clean tiles in a
+    row, then runs spanning the same columns in consecutive rows joined into one box.
+    A clean tile of the canvas still shows the empty board, so shrinking it is harmless."""
+    joined: list[Box] = []
+    for box in runs:
+        last = joined[-1] if joined else None
+        if last and last[1] == box[1] and box[0] - last[2] <= gap * TILE * SCALE:
+            joined[-1] = (last[0], last[1], box[2], box[3])
+        else:
+            joined.append(box)
+    boxes: list[Box] = []
+    ending: dict[tuple[int, int], int] = {}  # (left, right) -> the last box with that span
+    for box in joined:
+        index = ending.get((box[0], box[2]))
+        if index is not None and boxes[index][3] == box[1]:
+            boxes[index] = (box[0], boxes[index][1], box[2], box[3])
+        else:
+            ending[(box[0], box[2])] = len(boxes)
+            boxes.append(box)
+    return boxes
+
+
 def shrink(
     image: Image.Image, base: Image.Image | None = None, dirty: list[Box] | None = None
 ) -> Image.Image:
@@ -595,17 +665,29 @@ def shrink(
     return small
 
 
+def _palettes() -> dict[str, str]:
+    from .palettes import PALETTES
+
+    return PALETTES
+
+
 @lru_cache(maxsize=16)
 def fixed_palette(key: str) -> Image.Image:
     """The fixed palette of game ``key`` (``render/palettes.py``) as a one-pixel "P" image,
     padded to 256 entries with its first colour (a duplicate never wins a match)."""
-    from .palettes import PALETTES
-
-    data = bytes.fromhex(PALETTES[key])
+    data = bytes.fromhex(_palettes()[key])
     data += data[:3] * (256 - len(data) // 3)
     image = Image.new("P", (1, 1))
     image.putpalette(data)
     return image
+
+
+def quantize(image: Image.Image, palette: str) -> Image.Image:
+    """``image`` with every pixel the nearest colour of game ``palette``'s fixed palette."""
+    return image.quantize(palette=fixed_palette(palette), dither=Image.Dither.NONE)
+
+
+PNG_COMPRESS_LEVEL = 2  # zlib level: 3 took 0.3 ms more a picture for 3-10% fewer bytes
 
 
 def encode_png(
@@ -619,16 +701,22 @@ def encode_png(
     A box filter (``reduce``) keeps flat colours exact and adds only edge blends (see
     ``shrink`` for ``base`` and ``dirty``). With ``palette`` (a game key) every pixel takes
     the nearest colour of that game's fixed palette, which holds every flat colour the game
-    draws exactly: five times faster than choosing an octree palette per picture. Without
-    it, an octree palette of the picture.
+    draws exactly: five times faster than choosing an octree palette per picture; given the
+    empty board too, only the tiles drawn on are shrunk and mapped, over the board's own
+    mapped picture. Without it, an octree palette of the picture.
     """
-    small = shrink(image, base, dirty)
-    if palette is None:
-        paletted = small.quantize(
+    quantized = getattr(base, "quantized", None)
+    if palette is not None and dirty is not None and quantized and quantized[0] == palette:
+        paletted = quantized[1].copy()
+        for box in merged_runs(dirty_runs(dirty, image.size)):
+            tile = quantize(image.reduce(SCALE, box=box), palette)
+            paletted.paste(tile, (box[0] // SCALE, box[1] // SCALE))
+    elif palette is None:
+        paletted = shrink(image, base, dirty).quantize(
             colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
         )
     else:
-        paletted = small.quantize(palette=fixed_palette(palette), dither=Image.Dither.NONE)
+        paletted = quantize(shrink(image, base, dirty), palette)
     buffer = io.BytesIO()
-    paletted.save(buffer, format="PNG", compress_level=3)  # fast; optimize=True tripled render time
+    paletted.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()

@@ -341,7 +341,11 @@ def _background() -> Image.Image:
         paint.line([(BOARD_X, BOARD_Y + at), (BOARD_X + BOARD, BOARD_Y + at)], GRID, width)
     for role in range(4):
         _draw_mora_title(paint, role)
+        _draw_tray(paint, role, 0)
     paint.rounded_rect(PANEL_BOX, 16, fill=BAND, outline=mix(BAND, INK, 0.3), width=2)
+    x, y = PANEL_BOX[0] + 12, PANEL_BOX[1] + 22
+    paint.text((x, y), "Sub-turns", LABEL_SIZE, INK, anchor="lm", bold=True)
+    paint.text((x, y + IDZEVA_TITLE), "Idzeva (2d8)", LABEL_SIZE, INK, anchor="lm", bold=True)
     _draw_key(paint)
     return image
 
@@ -404,6 +408,7 @@ def _turn_arrow(
 
 
 KEY_TOP = 560
+IDZEVA_TITLE = 18 + 4 * 58 + 16  # below the panel's "Sub-turns" title
 
 
 def _draw_key(paint: Painter) -> None:
@@ -571,6 +576,25 @@ def _draw_path_ends(paint: Painter, ends: list, lost: set[int]) -> None:
         paint.arrow(start, (end[0] + ux * 6, end[1] + uy * 6), MOVE, 5, head=16)
 
 
+def tray_box(role: int) -> Box:
+    """The prisoner tray at the bottom of a mora."""
+    x0, _, x1, y1 = mora_box(role)
+    return (x0 + 7, y1 - 58, x1 - 7, y1 - 7)
+
+
+def _draw_tray(paint: Painter, role: int, held: int) -> None:
+    """A mora's prisoner tray and its label, outlined red when it ``held`` new prisoners."""
+    tray = tray_box(role)
+    paint.rounded_rect(
+        tray,
+        10,
+        fill=TRAY,
+        outline=DANGER if held else mix(TRAY, INK, 0.35),
+        width=4 if held else 1.5,
+    )
+    paint.text((tray[0] + 8, tray[1] + 13), "prisoners", LABEL_SIZE - 2, INK_SOFT, anchor="lm")
+
+
 def _draw_moras(paint: Painter, game: Sachidjun, fresh: dict[int, int]) -> None:
     for role in range(4):
         x0, y0, x1, y1 = mora_box(role)
@@ -581,18 +605,10 @@ def _draw_moras(paint: Painter, game: Sachidjun, fresh: dict[int, int]) -> None:
         else:
             colour = INK_SOFT if role < 2 else mix(WHITE_TEXT, DARK_MORA, 0.3)
             paint.text((x0 + 10, y), "none home", LABEL_SIZE, colour, anchor="lm")
-        tray = (x0 + 7, y1 - 58, x1 - 7, y1 - 7)
+        tray = tray_box(role)
         held = fresh.get(role, 0)
-        paint.rounded_rect(
-            tray,
-            10,
-            fill=TRAY,
-            outline=DANGER if held else mix(TRAY, INK, 0.35),
-            width=4 if held else 1.5,
-        )
-        ty = tray[1] + 13
-        paint.text((tray[0] + 8, ty), "prisoners", LABEL_SIZE - 2, INK_SOFT, anchor="lm")
-        if held:
+        if held:  # the empty board has the tray as it looks when nothing was just taken
+            _draw_tray(paint, role, held)
             paint.badge((tray[2] - 22, tray[1] + 2), f"+{held}", LABEL_SIZE, DANGER, WHITE_TEXT)
         x = tray[0] + 8 + 12
         py = tray[3] - 15
@@ -631,8 +647,7 @@ def _fresh_prisoners(game: Sachidjun) -> dict[int, int]:
 def _draw_panel(paint: Painter, game: Sachidjun) -> None:
     x0, y0, x1, _ = PANEL_BOX
     x = x0 + 12
-    y = y0 + 22
-    paint.text((x, y), "Sub-turns", LABEL_SIZE, INK, anchor="lm", bold=True)
+    y = y0 + 22  # the titles "Sub-turns" and "Idzeva (2d8)" are on the empty board
     y += 18
     winners = set(game.outcome.winners) if game.outcome is not None else set()
     for role in range(4):
@@ -655,7 +670,7 @@ def _draw_panel(paint: Painter, game: Sachidjun) -> None:
         paint.text((x + 36, cy + 13), seat_text, LABEL_SIZE, INK_SOFT, anchor="lm")
         y += 58
     y += 16
-    paint.text((x, y), "Idzeva (2d8)", LABEL_SIZE, INK, anchor="lm", bold=True)
+    assert y == y0 + 22 + IDZEVA_TITLE
     y += 58
     _draw_dice(paint, game, ((x0 + x1) / 2, y))
 

@@ -24,8 +24,11 @@ from render.common import (
     PANEL_RIM,
     SCALE,
     TEXT_MASKS,
+    Painter,
     dirty_runs,
     encode_png,
+    merged_runs,
+    shrink,
     text_mask,
 )
 from render.jikaida import DARK_SQUARE, LIGHT_SQUARE, STYLES
@@ -170,24 +173,39 @@ def test_the_fixed_palette_picture_matches_the_drawing(key: str, monkeypatch):
 
 @pytest.mark.parametrize("key", list(games.GAMES))
 def test_shrinking_only_the_drawn_tiles_gives_the_whole_shrink(key: str, monkeypatch):
-    """Every picture the renderer draws: the tiles it notes as drawn on, over the empty
-    board, are exactly the whole canvas shrunk (nothing drawn goes unnoted)."""
+    """Every picture the renderer draws: the tiles it notes as drawn on, shrunk and mapped
+    to the palette over the empty board's own mapped picture, are exactly the whole canvas
+    shrunk and mapped (nothing drawn goes unnoted)."""
     import render.common as common
 
-    real = common.shrink
+    module = importlib.import_module(f"render.{key}")
+    real = module.encode_png
     compared = []
 
-    def checked(image, base=None, dirty=None):
-        small = real(image, base, dirty)
-        assert base is not None and dirty is not None
-        assert ImageChops.difference(small, image.reduce(SCALE)).getbbox() is None
+    def checked(image, palette=None, base=None, dirty=None):
+        png = real(image, palette, base, dirty)
+        assert palette == key and base is not None and dirty is not None
+        assert base.quantized[0] == key  # the fast path: only the drawn tiles are mapped
+        whole = common.quantize(image.reduce(SCALE), key).convert("RGB")
+        shown = Image.open(io.BytesIO(png)).convert("RGB")
+        assert ImageChops.difference(shown, whole).getbbox() is None
         compared.append(len(common.dirty_runs(dirty, image.size)))
-        return small
+        return png
 
-    monkeypatch.setattr(common, "shrink", checked)
+    monkeypatch.setattr(module, "encode_png", checked)
     for game in [games.new_game(key), *random_positions(key, 40, seed=9)[::8]]:
         render_png(game)
     assert len(compared) == 6 and all(compared)
+
+
+def test_shrink_of_the_drawn_tiles_over_the_empty_board_is_the_whole_shrink():
+    base = Image.new("RGB", (80, 40), PANEL)
+    canvas = base.resize((160, 80), Image.Resampling.NEAREST)
+    painter = Painter(canvas)
+    painter.disc((50, 20), 9, DANGER, INK, 2)
+    small = shrink(canvas, base, painter.dirty)
+    assert ImageChops.difference(small, canvas.reduce(SCALE)).getbbox() is None
+    assert small.getpixel((5, 5)) == PANEL and small.getpixel((50, 20)) == DANGER
 
 
 def test_dirty_runs_join_touched_tiles_along_rows():
@@ -198,3 +216,20 @@ def test_dirty_runs_join_touched_tiles_along_rows():
     )
     assert runs == [(0, 0, 3 * step, step), (0, 2 * step, step, 3 * step - 10)]
     assert dirty_runs([], size) == []
+
+
+def test_merged_runs_join_short_gaps_then_equal_spans_of_consecutive_rows():
+    step = 32 * SCALE
+    runs = [
+        (0, 0, step, step),  # row 0: tiles 0 and 4 (a gap of 3: joined), tile 9 (gap 4: not)
+        (4 * step, 0, 5 * step, step),
+        (9 * step, 0, 10 * step, step),
+        (0, step, 5 * step, 2 * step),  # row 1: the same span as row 0's first box
+        (9 * step, 2 * step, 10 * step, 3 * step),  # row 2: below a box of row 0, not row 1
+    ]
+    assert merged_runs(runs) == [
+        (0, 0, 5 * step, 2 * step),
+        (9 * step, 0, 10 * step, step),
+        (9 * step, 2 * step, 10 * step, 3 * step),
+    ]
+    assert merged_runs(runs, gap=0) == runs
