@@ -248,13 +248,43 @@ def test_cheap_copies_play_on_like_json_copies_and_leave_the_original(setup, see
     assert game.to_json() == before
 
 
+@settings(max_examples=10, deadline=None)
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10_000), plies=st.integers(0, 60))
+def test_stopping_once_the_answer_is_settled_changes_no_answer(setup, seed, plies):
+    from search import mcts
+
+    game = random_position(setup, seed, plies)
+    if game.is_over:
+        return
+    settled = Search("normal", seed=seed, iterations=120).choose(game)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mcts, "SETTLED_EVERY", 10**9)  # never checks: runs every iteration
+        full = Search("normal", seed=seed, iterations=120).choose(game)
+    assert settled.move == full.move
+    assert settled.iterations <= full.iterations
+
+
 def test_evaluation_prefers_the_side_with_more_material():
     assert evaluate(shax_mill_position()) > 0.5  # White 4 pieces to 3
     tchela = tchela_capture_position()
-    assert evaluate(tchela) < 0.5  # South 2 counters, North 5
+    assert evaluate(tchela, strong=False) < 0.5  # South 2 counters, North 5 (and see below)
     assert evaluate(chebache_finish_position()) > 0.9  # White nearly home, Black in Start
     assert evaluate(sachidjun_endgame()) > 0.9  # veradi holds 15 tameg pieces
     assert evaluate(jikaida_mate_position()) > 0.5  # two Jiktars against a Swod
+
+
+def test_tchela_evaluation_counts_the_capture_the_mover_can_make():
+    # South has 2 counters to North's 5, but to move it captures all five (hole 11 into
+    # the empty inner hole 12: North's 13 and the 4 behind). North to move captures
+    # nothing (13 ends in its empty 16, facing South's empty 9; 4 ends in the outer row).
+    south_to_move = tchela_capture_position()
+    north_to_move = Tchela.from_dict(south_to_move.to_dict())
+    north_to_move.turn = 1
+    assert evaluate(south_to_move) > 0.5  # -1.5 counters + 0.4 x 5 = +0.5
+    assert evaluate(north_to_move) < 0.5  # -1.5 - 0.15 x 5
+    # easy's plain evaluation sees counters only.
+    assert evaluate(south_to_move, strong=False) < 0.5
+    assert evaluate(south_to_move, strong=False) == evaluate(north_to_move, strong=False)
 
 
 def test_wilson_interval_matches_hand_computed_values():
