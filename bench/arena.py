@@ -9,7 +9,8 @@ For every game (and variant, and Šačidjun's seat counts) three matches, seats 
 - the time per move of each level (p95): ``easy`` <= 0.3 s, ``normal`` <= 2 s, ``hard`` <= 8 s.
 
 Misses are marked ``MISS``. This is a long run (hours: a ``hard`` move takes seconds and a
-game has dozens); ``--games N`` caps every match, ``--only GAME`` and ``--match A-B`` pick.
+game has dozens); ``--games N`` caps every match, ``--only GAME``, ``--seats N``,
+``--setup LABEL`` (a row's name) and ``--match A-B`` pick.
 
     python -m bench.arena --only shax --match normal-random --games 20
 
@@ -86,7 +87,9 @@ def table(lines: list[dict]) -> str:
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for line in lines:
-        times = "; ".join(f"{p} {t['p50']:.2f} / {t['p95']:.2f}" for p, t in line["times"].items())
+        times = "; ".join(
+            f"{p} {t['p50']:.2f} / {t['p95']:.2f}" for p, t in line["times"].items() if t["moves"]
+        )
         rows.append(
             f"| {line['game']} | {line['match'].replace('-', ' - ')} | {line['games']} "
             f"| {line['wins']}-{line['draws']}-{line['losses']} | {line['share']:.3f} "
@@ -109,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="cap every match at N games")
     parser.add_argument("--only", action="append", default=[], metavar="GAME")
     parser.add_argument("--match", action="append", default=[], metavar="A-B")
+    parser.add_argument("--seats", type=int, action="append", default=[], metavar="N")
+    parser.add_argument(
+        "--setup", action="append", default=[], metavar="LABEL", help='e.g. "tchela (4x6)"'
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", metavar="FILE", help="append one JSON line per match")
     parser.add_argument("--table", metavar="FILE", help="print a --out file as Markdown")
@@ -124,11 +131,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{'95% interval':>13}  verdict  p95 s/move"
     )
     for name, variants, seats in SETUPS:
-        if args.only and name not in args.only:
+        if args.only and name not in args.only or args.seats and seats not in args.seats:
+            continue
+        if args.setup and label(name, variants, seats) not in args.setup:
             continue
         for a, b in matches:
             n = games_for(name, variants, a, b)
-            n = min(n, args.games) if args.games else n
+            n = min(n, args.games) if args.games is not None else n
             started = time.perf_counter()
             tally = arena(
                 lambda name=name, variants=variants, seats=seats: new_game(name, variants, seats),

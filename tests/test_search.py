@@ -474,3 +474,27 @@ def test_bot_turn_runs_from_a_saved_game_in_a_worker_process():
     with ProcessPoolExecutor(1) as pool:
         moves = pool.submit(bot_turn, game.to_json(), "easy", 1, 5).result(timeout=60)
     assert sorted(moves) == ["14/F", "16/F"]
+
+
+def test_make_arena_marks_each_target_and_writes_the_readme_row():
+    from bench.arena import record, table, verdict
+    from search.arena import Tally
+
+    nine_of_ten = Tally(wins=9, losses=1, points=9.0)
+    assert verdict(nine_of_ten, "random") == "MISS"  # 90% < 95%
+    assert verdict(Tally(wins=20, points=20.0), "random") == "ok"
+    # 70 of 100: Wilson interval 0.604-0.781, its lower end above 55%.
+    seventy = Tally(wins=70, losses=30, points=70.0, times={"normal": [0.5, 0.9, 1.0]})
+    assert verdict(seventy, "easy") == "ok"
+    # 6 of 10: 0.313-0.832, not yet shown.
+    assert verdict(Tally(wins=6, losses=4, points=6.0), "easy") == "MISS"
+    line = record("sachidjun", (), 4, "normal", "easy", seventy, 12.0)
+    assert line["game"] == "sachidjun (4 seats)" and (line["low"], line["high"]) == (0.604, 0.781)
+    assert line["times"] == {
+        "normal": {"moves": 3, "p50": 0.9, "p95": 1.0},
+        "easy": {"moves": 0, "p50": 0.0, "p95": 0.0},
+    }
+    assert table([line]).splitlines()[2] == (
+        "| sachidjun (4 seats) | normal - easy | 100 | 70-0-30 | 0.700 | 0.604-0.781 | ok "
+        "| normal 0.90 / 1.00 |"
+    )
