@@ -9,14 +9,19 @@ For every game (and variant, and Šačidjun's seat counts) three matches, seats 
 - the time per move of each level (p95): ``easy`` <= 0.3 s, ``normal`` <= 2 s, ``hard`` <= 8 s.
 
 Misses are marked ``MISS``. This is a long run (hours: a ``hard`` move takes seconds and a
-game has dozens); ``--games N`` caps every match, ``--only GAME`` and ``--match A-B`` pick.
+game has dozens); ``--games N`` caps every match, ``--only GAME``, ``--seats N``,
+``--setup LABEL`` (a row's name) and ``--match A-B`` pick.
 
     python -m bench.arena --only shax --match normal-random --games 20
+
+``--out FILE`` appends one JSON line per match (a long run's partial results survive it);
+``--table FILE`` prints those lines as the Markdown table of the README.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -46,6 +51,53 @@ def label(name: str, variants: tuple[str, ...], seats: int) -> str:
     return name + (f" ({', '.join(extra)})" if extra else "")
 
 
+def record(
+    name: str, variants: tuple[str, ...], seats: int, a: str, b: str, tally: Tally, seconds: float
+) -> dict:
+    """One match as a JSON-able line."""
+    low, high = tally.interval()
+    return {
+        "game": label(name, variants, seats),
+        "match": f"{a}-{b}",
+        "games": tally.games,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "share": round(tally.share(), 3),
+        "low": round(low, 3),
+        "high": round(high, 3),
+        "verdict": verdict(tally, b),
+        "times": {
+            p: {
+                "moves": len(tally.times.get(p, [])),
+                "p50": round(percentile(tally.times.get(p, []), 0.5), 3),
+                "p95": round(tally.p95(p), 3),
+            }
+            for p in dict.fromkeys((a, b))
+            if p != "random"
+        },
+        "seconds": round(seconds),
+    }
+
+
+def table(lines: list[dict]) -> str:
+    """The README's arena table from ``--out`` lines."""
+    rows = [
+        "| game | match | games | A's W-D-L | share | 95% interval | target | s/move p50 / p95 |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for line in lines:
+        times = "; ".join(
+            f"{p} {t['p50']:.2f} / {t['p95']:.2f}" for p, t in line["times"].items() if t["moves"]
+        )
+        rows.append(
+            f"| {line['game']} | {line['match'].replace('-', ' - ')} | {line['games']} "
+            f"| {line['wins']}-{line['draws']}-{line['losses']} | {line['share']:.3f} "
+            f"| {line['low']:.3f}-{line['high']:.3f} | {line['verdict']} | {times} |"
+        )
+    return "\n".join(rows)
+
+
 def reporter(tag: str) -> Callable[[int, Tally], None]:
     """Prints each game's running tally to stderr (a long match shows it is alive)."""
 
@@ -60,8 +112,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="cap every match at N games")
     parser.add_argument("--only", action="append", default=[], metavar="GAME")
     parser.add_argument("--match", action="append", default=[], metavar="A-B")
+    parser.add_argument("--seats", type=int, action="append", default=[], metavar="N")
+    parser.add_argument(
+        "--setup", action="append", default=[], metavar="LABEL", help='e.g. "tchela (4x6)"'
+    )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", metavar="FILE", help="append one JSON line per match")
+    parser.add_argument("--table", metavar="FILE", help="print a --out file as Markdown")
     args = parser.parse_args(argv)
+    if args.table:
+        with open(args.table, encoding="utf-8") as lines:
+            print(table([json.loads(line) for line in lines if line.strip()]))
+        return 0
     matches = [tuple(m.split("-")) for m in args.match] or MATCHES
     times: dict[str, list[float]] = {}
     print(
@@ -69,11 +131,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{'95% interval':>13}  verdict  p95 s/move"
     )
     for name, variants, seats in SETUPS:
-        if args.only and name not in args.only:
+        if args.only and name not in args.only or args.seats and seats not in args.seats:
+            continue
+        if args.setup and label(name, variants, seats) not in args.setup:
             continue
         for a, b in matches:
             n = games_for(name, variants, a, b)
-            n = min(n, args.games) if args.games else n
+            n = min(n, args.games) if args.games is not None else n
             started = time.perf_counter()
             tally = arena(
                 lambda name=name, variants=variants, seats=seats: new_game(name, variants, seats),
@@ -85,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             for player, spent in tally.times.items():
                 times.setdefault(player, []).extend(spent)
+            if args.out:
+                line = record(name, variants, seats, a, b, tally, time.perf_counter() - started)
+                with open(args.out, "a", encoding="utf-8") as out:
+                    out.write(json.dumps(line) + "\n")
             low, high = tally.interval()
             p95 = ", ".join(
                 f"{p} {tally.p95(p):.2f}" for p in dict.fromkeys((a, b)) if p != "random"
@@ -102,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
             p95 = percentile(spent, 0.95)
             mark = "ok" if p95 <= BUDGET[player] else "MISS"
             print(
-                f"time per move {player}: p95 {p95:.3f} s over {len(spent)} moves "
+                f"time per move {player}: p50 {percentile(spent, 0.5):.3f} s, "
+                f"p95 {p95:.3f} s over {len(spent)} moves "
                 f"(budget {BUDGET[player]} s) {mark}"
             )
     return 0

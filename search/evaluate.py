@@ -55,16 +55,35 @@ def _shax(game: Any, strong: bool) -> float:
 # ---- Tchela --------------------------------------------------------------------------
 
 
+def _tchela_best_capture(game: Any, seat: int) -> int:
+    """The most counters ``seat`` could capture with one sowing now (its side simulated
+    on copies by the engine's own move generator; the opponent's side is untouched by it)."""
+    layout = game.layout
+    opponent = game.sides[1 - seat]
+    best = 0
+    for _, sowing in game._plans(seat):
+        end = sowing.end
+        if sowing.stopped or not layout.is_inner(end):
+            continue
+        inner = layout.facing(end)
+        if opponent[inner]:
+            best = max(best, opponent[inner] + opponent[layout.behind(inner)])
+    return best
+
+
 def _tchela(game: Any, strong: bool) -> float:
     mine, theirs = game.on_board(0), game.on_board(1)
     margin = (mine - theirs) / 2.0
     if strong:
-        # Counters in the inner row can be captured; counters in the opponent's inner row
-        # facing an empty inner hole of ours are targets.
-        width = game.layout.width
-        inner = range(width, 2 * width)
-        exposed = [sum(1 for h in inner if game.sides[s][h] > 1) for s in (0, 1)]
-        margin -= 0.05 * (exposed[0] - exposed[1])
+        # Tempo: the side to move can take its best capture now, the other side only
+        # threatens one (the mover may move the target or strike first).
+        mover = game.turn
+        sign = 1 if mover == 0 else -1
+        margin += sign * (0.4 * _tchela_best_capture(game, mover))
+        margin -= sign * (0.15 * _tchela_best_capture(game, 1 - mover))
+        # Counters in a store are safe.
+        holes = game.layout.holes
+        margin += 0.1 * (sum(game.sides[0][holes:]) - sum(game.sides[1][holes:]))
     return margin * 0.6
 
 

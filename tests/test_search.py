@@ -248,13 +248,43 @@ def test_cheap_copies_play_on_like_json_copies_and_leave_the_original(setup, see
     assert game.to_json() == before
 
 
+@settings(max_examples=10, deadline=None)
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10_000), plies=st.integers(0, 60))
+def test_stopping_once_the_answer_is_settled_changes_no_answer(setup, seed, plies):
+    from search import mcts
+
+    game = random_position(setup, seed, plies)
+    if game.is_over:
+        return
+    settled = Search("normal", seed=seed, iterations=120).choose(game)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mcts, "SETTLED_EVERY", 10**9)  # never checks: runs every iteration
+        full = Search("normal", seed=seed, iterations=120).choose(game)
+    assert settled.move == full.move
+    assert settled.iterations <= full.iterations
+
+
 def test_evaluation_prefers_the_side_with_more_material():
     assert evaluate(shax_mill_position()) > 0.5  # White 4 pieces to 3
     tchela = tchela_capture_position()
-    assert evaluate(tchela) < 0.5  # South 2 counters, North 5
+    assert evaluate(tchela, strong=False) < 0.5  # South 2 counters, North 5 (and see below)
     assert evaluate(chebache_finish_position()) > 0.9  # White nearly home, Black in Start
     assert evaluate(sachidjun_endgame()) > 0.9  # veradi holds 15 tameg pieces
     assert evaluate(jikaida_mate_position()) > 0.5  # two Jiktars against a Swod
+
+
+def test_tchela_evaluation_counts_the_capture_the_mover_can_make():
+    # South has 2 counters to North's 5, but to move it captures all five (hole 11 into
+    # the empty inner hole 12: North's 13 and the 4 behind). North to move captures
+    # nothing (13 ends in its empty 16, facing South's empty 9; 4 ends in the outer row).
+    south_to_move = tchela_capture_position()
+    north_to_move = Tchela.from_dict(south_to_move.to_dict())
+    north_to_move.turn = 1
+    assert evaluate(south_to_move) > 0.5  # -1.5 counters + 0.4 x 5 = +0.5
+    assert evaluate(north_to_move) < 0.5  # -1.5 - 0.15 x 5
+    # easy's plain evaluation sees counters only.
+    assert evaluate(south_to_move, strong=False) < 0.5
+    assert evaluate(south_to_move, strong=False) == evaluate(north_to_move, strong=False)
 
 
 def test_wilson_interval_matches_hand_computed_values():
@@ -444,3 +474,27 @@ def test_bot_turn_runs_from_a_saved_game_in_a_worker_process():
     with ProcessPoolExecutor(1) as pool:
         moves = pool.submit(bot_turn, game.to_json(), "easy", 1, 5).result(timeout=60)
     assert sorted(moves) == ["14/F", "16/F"]
+
+
+def test_make_arena_marks_each_target_and_writes_the_readme_row():
+    from bench.arena import record, table, verdict
+    from search.arena import Tally
+
+    nine_of_ten = Tally(wins=9, losses=1, points=9.0)
+    assert verdict(nine_of_ten, "random") == "MISS"  # 90% < 95%
+    assert verdict(Tally(wins=20, points=20.0), "random") == "ok"
+    # 70 of 100: Wilson interval 0.604-0.781, its lower end above 55%.
+    seventy = Tally(wins=70, losses=30, points=70.0, times={"normal": [0.5, 0.9, 1.0]})
+    assert verdict(seventy, "easy") == "ok"
+    # 6 of 10: 0.313-0.832, not yet shown.
+    assert verdict(Tally(wins=6, losses=4, points=6.0), "easy") == "MISS"
+    line = record("sachidjun", (), 4, "normal", "easy", seventy, 12.0)
+    assert line["game"] == "sachidjun (4 seats)" and (line["low"], line["high"]) == (0.604, 0.781)
+    assert line["times"] == {
+        "normal": {"moves": 3, "p50": 0.9, "p95": 1.0},
+        "easy": {"moves": 0, "p50": 0.0, "p95": 0.0},
+    }
+    assert table([line]).splitlines()[2] == (
+        "| sachidjun (4 seats) | normal - easy | 100 | 70-0-30 | 0.700 | 0.604-0.781 | ok "
+        "| normal 0.90 / 1.00 |"
+    )
