@@ -22,6 +22,7 @@ from .store import Store, StoreError, decode_state, encode_state
 from .store_pg import PostgresStore, display_url
 
 TABLES = ("games", "challenges")
+SMALL_TABLES = ("guild_settings", "vacations")  # no id: copied in one go (schema 5)
 BATCH = 1000
 
 
@@ -74,7 +75,7 @@ async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
     try:
         db = await asyncpg.connect(postgres_url)
         try:
-            for table in (*TABLES, "seats"):
+            for table in (*TABLES, *SMALL_TABLES, "seats"):
                 if await db.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
                     raise StoreError(f"the database {shown} is not empty ({table}): nothing copied")
             async with db.transaction():
@@ -95,6 +96,11 @@ async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                         f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
                     )
+                for table in SMALL_TABLES:
+                    columns = _columns(source, table)
+                    records = source.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+                    await db.copy_records_to_table(table, records=records, columns=columns)
+                    report.counts[table] = len(records)
         finally:
             await db.close()
         await _verify(source, postgres_url, report)
@@ -106,7 +112,7 @@ async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
 async def _verify(source: sqlite3.Connection, postgres_url: str, report: MigrationReport) -> None:
     db = await asyncpg.connect(postgres_url)
     try:
-        for table in (*TABLES, "seats"):
+        for table in (*TABLES, *SMALL_TABLES, "seats"):
             here = source.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
             there = await db.fetchval(f"SELECT COUNT(*) FROM {table}")
             if here != there:

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import GameCog, first_choices
+from .game_cog import TIME_CHOICES, TIME_HELP, GameCog, first_choices, seconds
 from .ui import refuse
 
 END_REFUSED = (
@@ -29,15 +29,18 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
     @app_commands.describe(
         opponent="Who you want to play",
         first="Who plays White (White moves first); random by default",
+        time=TIME_HELP,
     )
-    @app_commands.choices(first=first_choices("White"))
+    @app_commands.choices(first=first_choices("White"), time=TIME_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.Member,
         first: app_commands.Choice[str] | None = None,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
-        await play.challenge(interaction, self.kind, opponent, first.value if first else "random")
+        first_value = first.value if first else "random"
+        await play.challenge(interaction, self.kind, opponent, first_value, time=seconds(time))
 
     @app_commands.command(description="Roll the two dice of your turn")
     @app_commands.describe(game="Which game")

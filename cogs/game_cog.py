@@ -13,9 +13,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clocks import TIME_CHOICES as TIMES
+
 from . import play
 
 RANDOM_FIRST = app_commands.Choice(name="random (drawn by the server)", value="random")
+# Every challenge's ``time`` option: hours or days per move (seconds as the value).
+TIME_CHOICES = [app_commands.Choice(name=name, value=seconds) for name, seconds in TIMES]
+TIME_HELP = "Time per move (default: the server's setting, else 3 days)"
+
+
+def seconds(time: app_commands.Choice[int] | None) -> int | None:
+    return time.value if time else None
 
 
 def first_choices(seat: str) -> list[app_commands.Choice[str]]:

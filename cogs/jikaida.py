@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import RANDOM_FIRST, GameCog
+from .game_cog import RANDOM_FIRST, TIME_CHOICES, TIME_HELP, GameCog, seconds
 
 FIRST_CHOICES = [
     app_commands.Choice(name="me", value="me"),
@@ -36,8 +36,11 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
         first="Who moves first; random by default",
         variant="Poron Jikaida (default) or its small form Pastang",
         colour="The colour you play; random by default",
+        time=TIME_HELP,
     )
-    @app_commands.choices(first=FIRST_CHOICES, variant=VARIANT_CHOICES, colour=COLOUR_CHOICES)
+    @app_commands.choices(
+        first=FIRST_CHOICES, variant=VARIANT_CHOICES, colour=COLOUR_CHOICES, time=TIME_CHOICES
+    )
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -45,6 +48,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
         first: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
         colour: app_commands.Choice[str] | None = None,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
         variants = ("pastang",) if variant and variant.value == "pastang" else ()
         await play.challenge(
@@ -54,6 +58,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
             first.value if first else "random",
             variants,
             options={"colour": colour.value if colour else "random"},
+            time=seconds(time),
         )
 
 

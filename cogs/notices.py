@@ -9,7 +9,14 @@ from discord.ext import commands
 
 from bot.service import Notice
 
-from .ui import ClaimButton, challenge_embed, single_button_view
+from .ui import (
+    ClaimButton,
+    board_message,
+    challenge_embed,
+    make_latest_board,
+    send_in,
+    single_button_view,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +42,24 @@ async def post_notice(bot: commands.Bot, notice: Notice) -> None:
             return
         await expire_challenge(bot, channel, notice)
         await channel.send(notice.text, allowed_mentions=only_them)
+    elif notice.kind == "timed_out" and notice.game_id is not None:
+        await post_timed_out(bot, notice, only_them)
     elif notice.kind == "claimable" and notice.game_id is not None:
         view = single_button_view(ClaimButton(notice.game_id))
         await send_notice(bot, notice, content=notice.text, view=view, allowed_mentions=only_them)
     else:
         await send_notice(bot, notice, content=notice.text, allowed_mentions=only_them)
+
+
+async def post_timed_out(
+    bot: commands.Bot, notice: Notice, mentions: discord.AllowedMentions
+) -> None:
+    """The final board of a game the bot ended on time, saying so, as its latest board."""
+    board = await bot.service.board(notice.game_id, notice.guild_id)  # type: ignore[attr-defined]
+    message = board_message(board) | {"content": notice.text, "allowed_mentions": mentions}
+    posted = await send_in(await notice_channel(bot, notice), message, board.game_id)
+    if posted is not None:
+        await make_latest_board(bot, board, posted.id)  # type: ignore[arg-type]
 
 
 async def send_notice(bot: commands.Bot, notice: Notice, **message) -> None:

@@ -214,9 +214,12 @@ async def challenge(
     partner: discord.Member | discord.User | None = None,
     opponent_partner: discord.Member | discord.User | None = None,
     options: dict[str, str] | None = None,
+    time: int | None = None,
 ) -> None:
+    """``time``: seconds per move (None: the server's default)."""
     svc = service(interaction)
     invited = [user for user in (opponent, partner, opponent_partner) if user is not None]
+    chosen: dict[str, object] = {**(options or {}), **({"time": time} if time else {})}
     try:
         await refuse_in_game_thread(interaction)
         created = await svc.create_challenge(
@@ -230,7 +233,8 @@ async def challenge(
             partner_id=partner.id if partner else None,
             opponent_partner_id=opponent_partner.id if opponent_partner else None,
             bots=[user.id for user in invited if user.bot],
-            options=options,
+            options=chosen,
+            parent_channel_id=getattr(interaction.channel, "parent_id", None),
         )
     except ServiceError as error:
         await answer_error(interaction, error)
@@ -283,9 +287,10 @@ async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
         embed=challenge_embed(accepted, note=f"Accepted: game #{board.game_id}"),
         view=None,
     )
-    # The board goes into a new thread; where the bot cannot make one or cannot post in it,
-    # into the channel; failing that, as an answer to the click.
-    thread = await open_thread(interaction, board)
+    # The board goes into a new thread (unless the server says not); where the bot cannot
+    # make one or cannot post in it, into the channel; failing that, as an answer to the click.
+    threads = (await svc.server_settings(board.guild_id)).threads
+    thread = await open_thread(interaction, board) if threads else None
     message = await send_in(thread, board_message(board), board.game_id)
     if message is None:
         thread = None

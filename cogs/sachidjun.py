@@ -10,6 +10,7 @@ from discord.ext import commands
 from games.sachidjun import parse_counts, parse_home
 
 from . import play
+from .game_cog import TIME_CHOICES, TIME_HELP, seconds
 from .ui import refuse
 
 KIND = "sachidjun"
@@ -78,16 +79,24 @@ class SachidjunCog(
         opponent="Who you want to play",
         partner="Your partner (plays one colour of your side)",
         opponent_partner="Your opponent's partner",
+        time=TIME_HELP,
     )
+    @app_commands.choices(time=TIME_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.Member,
         partner: discord.Member | None = None,
         opponent_partner: discord.Member | None = None,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
         await play.challenge(
-            interaction, KIND, opponent, partner=partner, opponent_partner=opponent_partner
+            interaction,
+            KIND,
+            opponent,
+            partner=partner,
+            opponent_partner=opponent_partner,
+            time=seconds(time),
         )
 
     @app_commands.command(description="Roll the two idzeva (eight-sided dice) of your sub-turn")

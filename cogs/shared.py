@@ -123,6 +123,24 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
             return
         await play.claim(interaction, game_id)
 
+    @app_commands.command(description="Pause your clocks in all your games here (or see your days)")
+    @app_commands.describe(days="Days of vacation from now; 0 ends it. Leave out to see your days")
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 365] | None = None
+    ) -> None:
+        svc = play.service(interaction)
+        try:
+            guild = play.guild_id(interaction)
+            if days is None:
+                status = await svc.vacation(guild, interaction.user.id)
+            else:
+                status = await svc.start_vacation(guild, interaction.user.id, days)
+        except ServiceError as error:
+            await answer_error(interaction, error)
+            return
+        now = self.bot.clock()  # type: ignore[attr-defined]
+        await refuse(interaction, "\n".join(status.lines(now)))
+
     @app_commands.command(description="The rules of a game, in short")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:

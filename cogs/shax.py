@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import GameCog, first_choices
+from .game_cog import TIME_CHOICES, TIME_HELP, GameCog, first_choices, seconds
 
 VARIANT_CHOICES = [
     app_commands.Choice(name="standard (one removal after placement)", value="standard"),
@@ -24,18 +24,25 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
         opponent="Who you want to play",
         first="Who plays White (White places first); random by default",
         variant="Rules variant",
+        time=TIME_HELP,
     )
-    @app_commands.choices(first=first_choices("White"), variant=VARIANT_CHOICES)
+    @app_commands.choices(first=first_choices("White"), variant=VARIANT_CHOICES, time=TIME_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.Member,
         first: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
         variants = (variant.value,) if variant and variant.value != "standard" else ()
         await play.challenge(
-            interaction, self.kind, opponent, first.value if first else "random", variants
+            interaction,
+            self.kind,
+            opponent,
+            first.value if first else "random",
+            variants,
+            time=seconds(time),
         )
 
 

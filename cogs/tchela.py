@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import GameCog, first_choices
+from .game_cog import TIME_CHOICES, TIME_HELP, GameCog, first_choices, seconds
 
 BOARD_CHOICES = [
     app_commands.Choice(name="4x8 (four rows of eight holes)", value="4x8"),
@@ -39,8 +39,11 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
         first="Who plays South (South opens first); random by default",
         board="Four rows of eight holes (default) or of six",
         stores="Stores per player: 1 (default) or 2",
+        time=TIME_HELP,
     )
-    @app_commands.choices(first=first_choices("South"), board=BOARD_CHOICES, stores=STORE_CHOICES)
+    @app_commands.choices(
+        first=first_choices("South"), board=BOARD_CHOICES, stores=STORE_CHOICES, time=TIME_CHOICES
+    )
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -48,10 +51,16 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
         first: app_commands.Choice[str] | None = None,
         board: app_commands.Choice[str] | None = None,
         stores: app_commands.Choice[int] | None = None,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
         variants = variants_for(board.value if board else None, stores.value if stores else None)
         await play.challenge(
-            interaction, self.kind, opponent, first.value if first else "random", variants
+            interaction,
+            self.kind,
+            opponent,
+            first.value if first else "random",
+            variants,
+            time=seconds(time),
         )
 
 

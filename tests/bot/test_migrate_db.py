@@ -62,6 +62,10 @@ async def fill(db_path: str) -> list[int]:
                 partners=(PLAYERS[2], None),
                 options={"colour": "white"},
             )
+        await store.put_guild_settings(GUILD, '{"threads": false}', now=START, user_id=PLAYERS[0])
+        await store.book_vacation(
+            GUILD, PLAYERS[1], 2027, days=3, allowance=30, now=START, until=START + 3 * 86400
+        )
     return game_ids
 
 
@@ -79,7 +83,8 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
     code, text = await migrate(db_path, pg_url)
     assert (code, text) == (
         0,
-        f"copied {games} games, 2 challenges\nverified: {games} games replay to their state\n",
+        f"copied {games} games, 2 challenges, 1 guild_settings, 1 vacations\n"
+        f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:
         for game_id in game_ids:
@@ -88,6 +93,11 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
             assert await after.games_of_user(GUILD, user, include_finished=True) == (
                 await before.games_of_user(GUILD, user, include_finished=True)
             )
+        assert await after.guild_settings(GUILD) == '{"threads": false}'
+        assert await after.vacation(GUILD, PLAYERS[1], 2027) == await before.vacation(
+            GUILD, PLAYERS[1], 2027
+        )
+        assert (await after.vacation(GUILD, PLAYERS[1], 2027)).used == 3
         for challenge_id in (1, 2):
             assert await after.get_challenge(challenge_id) == await before.get_challenge(
                 challenge_id

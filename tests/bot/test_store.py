@@ -18,7 +18,7 @@ from games.base import LogEntry
 
 from .conftest import START, raw_sql
 
-TABLES = {"games", "challenges", "seats"}
+TABLES = {"games", "challenges", "seats", "guild_settings", "vacations"}
 GUILD, OTHER_GUILD = 1, 2
 
 
@@ -251,6 +251,10 @@ PLAN_PARAMS = {
     "moves": (1,),
     "get_challenge": (1,),
     "challenges_expired": (START,),
+    "games_timed_out": (START,),
+    "guild_settings": (GUILD,),
+    "vacation": (GUILD, 11, 2027),
+    "active_vacation": (GUILD, 11, START),
 }
 
 
@@ -278,6 +282,7 @@ async def test_every_hot_query_uses_an_index(store):
     assert "seats_by_user" in plan and "TEMP B-TREE" not in plan  # read in order, then LIMIT
     assert "games_to_remind" in " ".join(await store.query_plan("games_to_remind", (START,)))
     assert "games_to_claim" in " ".join(await store.query_plan("games_claimable", (START,)))
+    assert "games_to_time_out" in " ".join(await store.query_plan("games_timed_out", (START,)))
 
 
 # ---- start-up checks: one clear line ----------------------------------------------------
