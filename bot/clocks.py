@@ -97,6 +97,14 @@ def parse_grace(value: object) -> int:
     return parse_choice(value, GRACE_CHOICES, "time-out grace")
 
 
+def seconds(options: dict, key: str, default: float) -> float:
+    """A game's ``options[key]`` (``"time"``, ``"grace"``) in seconds; ``default`` for a
+    game stored without it (or with a value that is not a positive number)."""
+    value = options.get(key)
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+    return float(value) if ok else default
+
+
 def reminder_offsets(time: float) -> tuple[float, float]:
     """Seconds after the turn's start at which the player is reminded."""
     last = max(time * LAST_REMINDER_SHARE, time - LAST_REMINDER_MAX_LEAD)

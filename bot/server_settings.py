@@ -20,6 +20,10 @@ from . import clocks
 MAX_CHANNELS = 25
 
 
+class Refused(ValueError):
+    """The server's settings refuse a challenge; ``str()`` says why, for players."""
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     channels: tuple[int, ...] = ()  # where challenges may be made; () means anywhere
@@ -68,6 +72,22 @@ class ServerSettings:
             where = ", ".join(f"<#{c}>" for c in self.channels)
             return f"Challenges are made in {where} in this server."
         return None
+
+    def challenge_options(
+        self, kind: str, channel_ids: Iterable[int], options: dict[str, Any], default_time: float
+    ) -> dict[str, Any]:
+        """A new challenge's options with its clock: the time per move chosen (checked) or
+        the server's (else ``default_time``), and the server's grace. ``Refused`` when the
+        server does not allow the game there; ``clocks.ClockError`` for a time not offered."""
+        refusal = self.challenge_refusal(kind, channel_ids)
+        if refusal:
+            raise Refused(refusal)
+        chosen = dict(options)
+        if chosen.get("time") is not None:
+            chosen["time"] = clocks.parse_time(chosen["time"])
+        chosen.setdefault("time", int(self.time or default_time))
+        chosen["grace"] = self.grace
+        return chosen
 
     def lines(self) -> list[str]:
         """The settings, as ``/idzeva settings`` shows them."""

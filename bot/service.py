@@ -22,7 +22,7 @@ from games.base import DiceSpec, IllegalMove, LogEntry
 
 from . import clocks, records, workers
 from .config import Settings
-from .server_settings import ServerSettings, change
+from .server_settings import Refused, ServerSettings, change
 from .storage import GameStore
 from .store import ChallengeRow, GameRow
 from .vacations import Vacations
@@ -268,9 +268,16 @@ class GameService:
         colours = [name.lower() for name in cls.seat_names[:2]]
         if colour is not None and colour not in (*colours, "random"):
             raise ServiceError(f"The colour must be {' or '.join(colours)} or random.")
-        options = await self._clock_options(
-            guild_id, cls.key, channel_id, parent_channel_id, options
-        )
+        rules = await self.server_settings(guild_id)
+        try:
+            here = (channel_id, parent_channel_id or channel_id)
+            options = rules.challenge_options(
+                cls.key, here, options or {}, self._settings.claim_after
+            )
+        except Refused as refused:
+            raise NotAllowed(str(refused)) from None
+        except clocks.ClockError as error:
+            raise ServiceError(str(error)) from None
         now = self._clock()
         challenge_id = await self._store.insert_challenge(
             guild_id=guild_id,
@@ -745,47 +752,15 @@ class GameService:
         except clocks.ClockError as error:
             raise ServiceError(str(error)) from None
 
-    async def _clock_options(
-        self,
-        guild_id: int,
-        kind: str,
-        channel_id: int,
-        parent_channel_id: int | None,
-        options: dict[str, Any] | None,
-    ) -> dict[str, Any]:
-        """The challenge's options with its time per move and the server's grace, after the
-        server's settings allow the game here."""
-        rules = await self.server_settings(guild_id)
-        refusal = rules.challenge_refusal(kind, (channel_id, parent_channel_id or channel_id))
-        if refusal:
-            raise NotAllowed(refusal)
-        chosen = dict(options or {})
-        try:
-            if chosen.get("time") is not None:
-                chosen["time"] = clocks.parse_time(chosen["time"])
-        except clocks.ClockError as error:
-            raise ServiceError(str(error)) from None
-        chosen.setdefault("time", int(rules.time or self._settings.claim_after))
-        chosen["grace"] = rules.grace
-        return chosen
-
     def _time_of(self, options: dict[str, Any]) -> float:
-        time = options.get("time")
-        return (
-            float(time)
-            if isinstance(time, int | float) and time > 0
-            else self._settings.claim_after
-        )
+        return clocks.seconds(options, "time", self._settings.claim_after)
 
     async def _turn_columns(
         self, guild_id: int, options: dict[str, Any], mover: int | None, now: float
     ) -> dict[str, Any]:
         """A new turn's deadlines; a mover on vacation starts when it ends."""
         away = None if mover is None else await self._store.active_vacation(guild_id, mover, now)
-        grace = options.get("grace")
-        grace = (
-            float(grace) if isinstance(grace, int | float) and grace > 0 else clocks.DEFAULT_GRACE
-        )
+        grace = clocks.seconds(options, "grace", clocks.DEFAULT_GRACE)
         return clocks.new_turn(now, self._time_of(options), grace, away.until if away else None)
 
     # ---- internals -----------------------------------------------------------------

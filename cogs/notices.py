@@ -7,7 +7,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.service import Notice
+from bot.service import Notice, ServiceError
 
 from .ui import (
     ClaimButton,
@@ -54,12 +54,20 @@ async def post_notice(bot: commands.Bot, notice: Notice) -> None:
 async def post_timed_out(
     bot: commands.Bot, notice: Notice, mentions: discord.AllowedMentions
 ) -> None:
-    """The final board of a game the bot ended on time, saying so, as its latest board."""
-    board = await bot.service.board(notice.game_id, notice.guild_id)  # type: ignore[attr-defined]
+    """The final board of a game the bot ended on time, saying so, as its latest board (in
+    the channel when the thread refuses it)."""
+    try:
+        board = await bot.service.board(notice.game_id, notice.guild_id)  # type: ignore[attr-defined]
+    except ServiceError:  # gone or damaged since: the result is recorded, say it plainly
+        log.warning("game %s ended on time; its board cannot be shown", notice.game_id)
+        await send_notice(bot, notice, content=notice.text, allowed_mentions=mentions)
+        return
     message = board_message(board) | {"content": notice.text, "allowed_mentions": mentions}
     posted = await send_in(await notice_channel(bot, notice), message, board.game_id)
     if posted is not None:
         await make_latest_board(bot, board, posted.id)  # type: ignore[arg-type]
+    elif notice.thread_id:
+        await send_in(bot.get_channel(notice.channel_id), message, board.game_id)  # type: ignore[arg-type]
 
 
 async def send_notice(bot: commands.Bot, notice: Notice, **message) -> None:

@@ -193,3 +193,19 @@ async def test_every_challenge_command_offers_the_time_per_move(world):
         assert "Time per move: 6 hours" in description(result.response), name
     game = await w.env.bot.service.accept_challenge(4, w.bob.id)  # the Šačidjun one
     assert game.clock.endswith(f"moves <t:{int(w.clock.now + 6 * HOUR)}:R>")
+
+
+async def test_the_time_out_goes_to_the_channel_when_the_thread_refuses_posts(world):
+    w = world
+    match = await start_game(w)  # Alice to move, 3 days, a day of grace
+    w.clock.advance(3 * DAY)
+    await w.env.advance_time(TICK)  # the reminder and the claim offer, in the thread
+    w.env.inject_error(
+        "POST", f"/channels/{match.where.id}/messages", status=403, code=50001, times=None
+    )
+    w.clock.advance(DAY)
+    await w.env.advance_time(TICK)
+    [over] = boards(w.channel)
+    assert over.content.startswith(f"{w.alice.mention} ran out of time in Shax #{match.game_id}")
+    assert labels(over) == []
+    assert len(boards(match.where)) == 1  # the thread keeps its first board
