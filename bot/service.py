@@ -121,7 +121,7 @@ class GameSummary:
 class Notice:
     """Something ``tick()`` found that the bot must post."""
 
-    kind: str  # "reminder" | "claimable" | "timed_out" | "challenge_expired"
+    kind: str  # "reminder" | "claimable" | "timed_out" | "challenge_expired" | "vacation"
     game_id: int | None
     challenge_id: int | None
     guild_id: int
@@ -751,6 +751,20 @@ class GameService:
             return await self._vacations.start(guild_id, user_id, days, allowance)
         except clocks.ClockError as error:
             raise ServiceError(str(error)) from None
+
+    async def vacation_notices(self, guild_id: int, user_id: int) -> list[Notice]:
+        """For the opponents, in each game whose clock the player's vacation holds now."""
+        now = self._clock()
+        notices = []
+        for row in await self._store.games_of_user(guild_id, user_id):
+            mover, _ = self._mover_and_waiting(row)
+            if mover == user_id and clocks.paused(row.paused_until, now):
+                text = (
+                    f"<@{user_id}> is on vacation until <t:{int(row.paused_until or 0)}:f>:"
+                    f" the clock of {_title(row.kind)} #{row.id} waits."
+                )
+                notices.append(_game_notice("vacation", row, user_id, text))
+        return notices
 
     def _time_of(self, options: dict[str, Any]) -> float:
         return clocks.seconds(options, "time", self._settings.claim_after)

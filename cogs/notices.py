@@ -70,6 +70,16 @@ async def post_timed_out(
         await send_in(bot.get_channel(notice.channel_id), message, board.game_id)  # type: ignore[arg-type]
 
 
+async def tell_opponents(bot: commands.Bot, notice: Notice) -> None:
+    """A notice in the game's home that pings nobody (best effort)."""
+    try:
+        await send_notice(
+            bot, notice, content=notice.text, allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.HTTPException:
+        log.info("notice for %s: could not post it", notice.game_id)
+
+
 async def send_notice(bot: commands.Bot, notice: Notice, **message) -> None:
     """Into the game's thread; into its channel when the bot cannot post in the thread."""
     channel = await notice_channel(bot, notice)

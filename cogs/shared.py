@@ -12,6 +12,7 @@ from bot.service import ServiceError
 from games import GAMES
 
 from . import play, replay
+from .notices import tell_opponents
 from .ui import acknowledge, answer_error, message_link, refuse, tell_with
 
 LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first)
@@ -140,6 +141,9 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
             return
         now = self.bot.clock()  # type: ignore[attr-defined]
         await refuse(interaction, "\n".join(status.lines(now)))
+        if days:  # the opponents learn it where they play, without a ping
+            for notice in await svc.vacation_notices(guild, interaction.user.id):
+                await tell_opponents(self.bot, notice)
 
     @app_commands.command(description="The rules of a game, in short")
     @app_commands.choices(game=GAME_CHOICES)

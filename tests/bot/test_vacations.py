@@ -44,6 +44,9 @@ async def test_a_vacation_pauses_every_clock_of_the_player_and_nothing_else(serv
     assert await deadlines(store, theirs) == (t0 + 2 * DAY, None)
     assert await deadlines(store, others) == (t0 + 2 * DAY, None)
     assert await deadlines(store, elsewhere) == (t0 + 2 * DAY, None)
+    told = await service.vacation_notices(GUILD, ALICE)
+    assert sorted((n.kind, n.game_id) for n in told) == [("vacation", mine), ("vacation", mine_too)]
+    assert await service.vacation_notices(GUILD, BOB) == []
     board = await service.board(mine, GUILD, with_image=False)
     assert (
         board.clock == f"<@{ALICE}> is on vacation until <t:{int(t0 + 6 * DAY)}:f>: the clock waits"

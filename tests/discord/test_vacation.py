@@ -11,6 +11,7 @@ from .helpers import (
     play,
     public,
     refused,
+    sent_mentions,
     start_game,
 )
 
@@ -27,6 +28,11 @@ async def test_a_vacation_holds_the_clock_until_the_player_moves(world):
     assert text == (
         f"On vacation until <t:{until}:f>: your clocks wait.\n2027: 5 of 30 days taken, 25 left."
     )
+    [told] = [m for m in match.where.history() if "on vacation" in m.content]
+    assert told.content == (
+        f"{w.alice.mention} is on vacation until <t:{until}:f>: the clock of Shax #1 waits."
+    )
+    assert sent_mentions(w.env, told.content) == [[]]  # nobody pinged
     board = public(await w.bob.slash(match.where, "game board"))
     assert field_value(board, "Clock") == (
         f"{w.alice.mention} is on vacation until <t:{until}:f>: the clock waits"
