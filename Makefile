@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint format run bench bench-load arena clean
+.PHONY: install test lint format run bench bench-load bench-scale arena clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ bench: $(STAMP)
 
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load
+
+# Several processes on PostgreSQL against SQLite, and queries on a large database
+# (1,000,000 finished games: several minutes; ARGS="--finished 100000" for a quicker run).
+bench-scale: $(STAMP)
+	$(BIN)/python -m bench.scale $(ARGS)
 
 # The bot's strength and thinking time per game (hours; see bench/arena.py for options).
 arena: $(STAMP)

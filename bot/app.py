@@ -7,10 +7,13 @@ in-memory or temporary database, a fake clock and a seeded roller.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import discord
 from discord.ext import commands, tasks
@@ -62,12 +65,16 @@ class IdzevaBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         roller: Callable[[DiceSpec], tuple[int, ...]] | None = None,
         tick_seconds: float = TICK_SECONDS,
+        force_sync: bool = False,
+        **options,
     ):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
+            **options,
         )
+        self.force_sync = force_sync
         self.settings = settings
         self.clock = clock
         self.roller = roller
@@ -96,13 +103,27 @@ class IdzevaBot(commands.Bot):
         self.deadlines.change_interval(seconds=self.tick_seconds)
         self.deadlines.start()
 
-    async def sync_commands(self) -> None:
-        if self.settings.dev_guild:
-            guild = discord.Object(self.settings.dev_guild)
+    async def sync_commands(self, *, force: bool | None = None) -> bool:
+        """Send the command tree to Discord when it changed since the last sync (its hash is
+        kept in the database, shared by every process), or when forced (``idzeva sync``).
+        Only the process holding shard 0 syncs. True when it synced."""
+        force = self.force_sync if force is None else force
+        if not self.settings.syncs_commands and not force:
+            log.info("commands: synced by the process holding shard 0")
+            return False
+        guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        key = f"commands:{guild.id if guild else 'global'}"
+        digest = command_tree_hash(self.tree, guild)
+        assert self.store is not None
+        if not force and await self.store.get_value(key) == digest:
+            log.info("commands: unchanged since the last sync (%s)", digest[:12])
+            return False
+        await self.tree.sync(guild=guild)
+        await self.store.put_value(key, digest, self.clock())
+        log.info("commands: synced (%s)", digest[:12])
+        return True
 
     async def close(self) -> None:
         self.deadlines.cancel()
@@ -122,19 +143,20 @@ class IdzevaBot(commands.Bot):
         await self.wait_until_ready()
 
     async def run_deadlines(self) -> None:
-        """Post reminders, claim offers and expired challenges that are due."""
+        """Post reminders, claim offers and expired challenges that are due: each by one
+        process, and again by another if this one dies before it is sent (bot/jobs.py)."""
         from cogs.notices import post_notice
 
-        try:
-            notices: list[Notice] = await self.service.tick()
-        except Exception:
-            log.exception("deadline check failed")
-            return
-        for notice in notices:
+        async def send(notice: Notice) -> None:
             try:
                 await post_notice(self, notice)
-            except discord.HTTPException:
+            except discord.HTTPException:  # Discord refused it: trying again would not help
                 log.warning("could not post notice %s", notice)
+
+        try:
+            await self.service.tick(send)
+        except Exception:
+            log.exception("deadline check failed")
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
@@ -152,8 +174,34 @@ class IdzevaBot(commands.Bot):
             pass
 
 
+class ShardedIdzevaBot(IdzevaBot, commands.AutoShardedBot):
+    """The bot for some of ``IDZEVA_SHARD_COUNT`` shards (``IDZEVA_SHARD_IDS``; all when
+    unset) in one process: several such processes share the database."""
+
+
 def create_bot(settings: Settings | None = None, **options) -> IdzevaBot:
-    return IdzevaBot(settings or Settings.from_env(), **options)
+    """A plain bot, or a sharded one when ``IDZEVA_SHARD_COUNT`` is set."""
+    settings = settings or Settings.from_env()
+    if settings.sharded:
+        return ShardedIdzevaBot(
+            settings,
+            shard_count=settings.shard_count,
+            shard_ids=None if settings.shard_ids is None else list(settings.shard_ids),
+            **options,
+        )
+    return IdzevaBot(settings, **options)
+
+
+def command_tree_hash(
+    tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None
+) -> str:
+    """SHA-256 of what a sync would send: every command's payload (names, options,
+    descriptions, permissions), in a stable order."""
+    payload = sorted(
+        (command.to_dict(tree) for command in tree.get_commands(guild=guild)),
+        key=lambda item: (item.get("type", 1), item["name"]),
+    )
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
 def run_bot() -> int:
@@ -174,6 +222,36 @@ def run_bot() -> int:
     except StoreError as error:
         print(f"Cannot start: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def sync_now() -> int:
+    """``idzeva sync``: log in (no gateway), send the command tree to Discord whatever its
+    hash says, record the hash, log out."""
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return 1
+    if not settings.token:
+        print(NO_TOKEN_HELP, file=sys.stderr)
+        return 1
+
+    async def sync() -> None:
+        # login() runs setup_hook, which syncs (forced); no worker processes for this.
+        async with IdzevaBot(replace(settings, workers=0), force_sync=True) as bot:
+            await bot.login(settings.token)
+
+    try:
+        asyncio.run(sync())
+    except StoreError as error:
+        print(f"Cannot start: {error}", file=sys.stderr)
+        return 1
+    except discord.HTTPException as error:
+        print(f"Discord refused the sync: {error}", file=sys.stderr)
+        return 1
+    scope = f"server {settings.dev_guild}" if settings.dev_guild else "every server"
+    print(f"Commands synced ({scope}).")
     return 0
 
 

@@ -136,6 +136,11 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     images.add_argument("--gif", metavar="FILE", help="write the whole game as a GIF here")
 
     run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
+    sync = argparse.ArgumentParser(
+        prog="idzeva sync",
+        description="send the slash commands to Discord now (the bot syncs by itself only"
+        " when they changed)",
+    )
 
     migrate = argparse.ArgumentParser(
         prog="idzeva migrate-db",
@@ -152,6 +157,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
         "arena": arena,
         "replay": replay,
         "run": run,
+        "sync": sync,
         "migrate-db": migrate,
     }
 
@@ -171,6 +177,7 @@ commands:
   replay RECORD [--ply N] [--png FILE | --gif FILE]
                                    a game record at any ply, or as an animated GIF
   run                              start the Discord bot (token from .env)
+  sync                             send the slash commands to Discord now
   migrate-db --from SQLITE_PATH --to POSTGRES_URL
                                    copy the bot's data to PostgreSQL, then verify it
 """
@@ -809,6 +816,12 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     return run_bot()
 
 
+def cmd_sync(args: argparse.Namespace, out: TextIO) -> int:
+    from bot.app import sync_now
+
+    return sync_now()
+
+
 def cmd_migrate_db(args: argparse.Namespace, out: TextIO) -> int:
     import asyncio
 
@@ -839,6 +852,7 @@ COMMANDS = {
     "arena": cmd_arena,
     "replay": cmd_replay,
     "run": cmd_run,
+    "sync": cmd_sync,
     "migrate-db": cmd_migrate_db,
 }
 

@@ -65,6 +65,10 @@ class Settings:
     workers: int | None = None
     # Post the animated GIF of each game when it ends (IDZEVA_GAME_GIFS=0 turns it off).
     game_gifs: bool = True
+    # Sharding (several processes): IDZEVA_SHARD_COUNT shards in all, this process runs
+    # IDZEVA_SHARD_IDS of them (all when unset). None: one plain, unsharded bot.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(
@@ -82,7 +86,18 @@ class Settings:
             docs_url=env.get("IDZEVA_DOCS_URL", "").strip() or DEFAULT_DOCS_URL,
             workers=_workers(env),
             game_gifs=env.get("IDZEVA_GAME_GIFS", "1").strip().lower() not in ("0", "no", "off"),
+            **_shards(env),
         )
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs the command tree: the one holding shard 0 (or the only
+        process, when unsharded), so that N processes do not sync N times."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
 
 def _optional_int(env: Mapping[str, str], name: str) -> int | None:
@@ -93,6 +108,41 @@ def _optional_int(env: Mapping[str, str], name: str) -> int | None:
         return int(text)
     except ValueError:
         raise ValueError(f"{name} must be a whole number, not {text!r}") from None
+
+
+def _shards(env: Mapping[str, str]) -> dict[str, object]:
+    """``shard_count`` and ``shard_ids`` from IDZEVA_SHARD_COUNT and IDZEVA_SHARD_IDS
+    (``0,1``: comma-separated, each below the count, none twice); a clear ``ValueError``
+    for anything else."""
+    count = _optional_int(env, "IDZEVA_SHARD_COUNT")
+    text = env.get("IDZEVA_SHARD_IDS", "").strip()
+    if count is None:
+        if text:
+            raise ValueError("IDZEVA_SHARD_IDS needs IDZEVA_SHARD_COUNT (how many shards in all)")
+        return {}
+    if count < 1:
+        raise ValueError(f"IDZEVA_SHARD_COUNT must be 1 or more, not {count}")
+    if not text:
+        return {"shard_count": count, "shard_ids": None}
+    ids: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            shard = int(part)
+        except ValueError:
+            raise ValueError(
+                f"IDZEVA_SHARD_IDS must be shard numbers separated by commas (e.g. 0,1),"
+                f" not {text!r}"
+            ) from None
+        if not 0 <= shard < count:
+            raise ValueError(
+                f"IDZEVA_SHARD_IDS: shard {shard} does not exist with IDZEVA_SHARD_COUNT={count}"
+                f" (shards are numbered 0 to {count - 1})"
+            )
+        if shard in ids:
+            raise ValueError(f"IDZEVA_SHARD_IDS names shard {shard} twice")
+        ids.append(shard)
+    return {"shard_count": count, "shard_ids": tuple(ids)}
 
 
 def _workers(env: Mapping[str, str]) -> int | None:

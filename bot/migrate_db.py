@@ -22,7 +22,9 @@ from .store import Store, StoreError, decode_state, encode_state
 from .store_pg import PostgresStore, display_url
 
 TABLES = ("games", "challenges")
-SMALL_TABLES = ("guild_settings", "vacations")  # no id: copied in one go (schema 5)
+# No ids: notices not yet sent and the command hash (schema 5), server settings and
+# vacations (schema 6).
+KEYED_TABLES = ("jobs", "bot_values", "guild_settings", "vacations")
 BATCH = 1000
 
 
@@ -75,7 +77,7 @@ async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
     try:
         db = await asyncpg.connect(postgres_url)
         try:
-            for table in (*TABLES, *SMALL_TABLES, "seats"):
+            for table in (*TABLES, "seats", *KEYED_TABLES):
                 if await db.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
                     raise StoreError(f"the database {shown} is not empty ({table}): nothing copied")
             async with db.transaction():
@@ -96,7 +98,7 @@ async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                         f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
                     )
-                for table in SMALL_TABLES:
+                for table in KEYED_TABLES:  # the outbox's jobs, shared values: no ids
                     columns = _columns(source, table)
                     records = source.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
                     await db.copy_records_to_table(table, records=records, columns=columns)
@@ -112,7 +114,7 @@ async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
 async def _verify(source: sqlite3.Connection, postgres_url: str, report: MigrationReport) -> None:
     db = await asyncpg.connect(postgres_url)
     try:
-        for table in (*TABLES, *SMALL_TABLES, "seats"):
+        for table in (*TABLES, "seats", *KEYED_TABLES):
             here = source.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
             there = await db.fetchval(f"SELECT COUNT(*) FROM {table}")
             if here != there:

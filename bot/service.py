@@ -12,7 +12,7 @@ import random
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -22,6 +22,7 @@ from games.base import DiceSpec, IllegalMove, LogEntry
 
 from . import clocks, records, workers
 from .config import Settings
+from .jobs import Outbox, once
 from .server_settings import Refused, ServerSettings, change
 from .storage import GameStore
 from .store import ChallengeRow, GameRow
@@ -130,6 +131,7 @@ class Notice:
     message_id: int | None
     user_id: int  # who to mention
     text: str
+    key: str = ""  # its job in the outbox (bot/jobs.py): what it is for, sent once
 
 
 # ---- errors --------------------------------------------------------------------------
@@ -206,15 +208,18 @@ class GameService:
         roller: Roller | None = None,
         renderer: Renderer | None = None,
         workers: Workers | None = None,
+        outbox: Outbox | None = None,
     ):
         """``workers``: where engine work and rendering run (default: a thread, for tests and
-        tools; the bot passes a process pool, which needs a top-level ``renderer``)."""
+        tools; the bot passes a process pool, which needs a top-level ``renderer``).
+        ``outbox``: the once-only notices, shared with other processes (bot/jobs.py)."""
         self._store = store
         self._settings = settings
         self._clock = clock
         self._roller = roller or system_roller
         self._renderer = renderer or default_renderer
         self._workers = workers or Workers(0)
+        self._outbox = outbox or Outbox(store, clock)
         # Per (game, version): the menu and the board but its image, then the game itself
         # loaded here for menu searches (only when someone types).
         self._snapshots: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
@@ -639,22 +644,62 @@ class GameService:
 
     # ---- the clock -----------------------------------------------------------------
 
-    async def tick(self) -> list[Notice]:
-        """Expire challenges, remind idle players once per turn, announce claimable games."""
+    async def tick(self, send: Callable[[Notice], Awaitable[None]] | None = None) -> list[Notice]:
+        """Expire challenges, remind idle players once per turn, announce claimable games.
+
+        Each notice is a job of the outbox (bot/jobs.py), shared by every process: with
+        ``send`` (the bot), each is sent, then marked done; one whose sending raised, or left
+        by a process that died, is sent by a later tick. Without ``send``, the notices are
+        marked done and returned for the caller to post."""
         now = self._clock()
-        notices = await self._expire_challenges(now)
+        notices = [Notice(**payload, key=key) for key, payload in await self._outbox.take()]
+        notices += await self._expire_challenges(now)
         notices += await self._reminders(now)
         notices += await self._claimables(now)
         notices += await self._timeouts(now)
+        for notice in notices:
+            if send is not None:
+                try:
+                    await send(notice)
+                except Exception:
+                    log.warning(
+                        "could not send %s; a later tick retries", notice.key, exc_info=True
+                    )
+                    continue
+            await self._outbox.done(notice.key)
+        await self._outbox.purge()
         return notices
+
+    async def _notice_once(
+        self, notice: Notice, key: str, mark: Callable[[], Awaitable[bool]], done_elsewhere
+    ) -> Notice | None:
+        """``notice`` with its key when this process is to send it (bot/jobs.py ``once``)."""
+        payload = {name: value for name, value in vars(notice).items() if name != "key"}
+        if await once(self._outbox, key, payload, mark, done_elsewhere):
+            return replace(notice, key=key)
+        return None
 
     async def _expire_challenges(self, now: float) -> list[Notice]:
         notices = []
         for row in await self._store.challenges_expired(now):
-            if await self._store.update_challenge(
-                row.id, expected_status="pending", status="expired"
-            ):
-                notices.append(_expiry_notice(row))
+
+            async def expired_elsewhere(challenge_id: int = row.id) -> bool:
+                challenge = await self._store.get_challenge(challenge_id)
+                return challenge is not None and challenge.status == "expired"
+
+            notice = await self._notice_once(
+                _expiry_notice(row),
+                f"challenge_expired:{row.id}",
+                partial(
+                    self._store.update_challenge,
+                    row.id,
+                    expected_status="pending",
+                    status="expired",
+                ),
+                expired_elsewhere,
+            )
+            if notice is not None:
+                notices.append(notice)
         return notices
 
     async def _reminders(self, now: float) -> list[Notice]:
@@ -664,17 +709,23 @@ class GameService:
             started = row.turn_started_at if row.turn_started_at is not None else now
             due, next_at = clocks.reminder_state(started, self._time_of(row.options), now)
             sent = max(due, row.reminded)
-            # Mark first: a notice goes out at most once, even with two bots on one file.
-            if not await self._store.mark_reminded(
-                row.id, row.version, row.reminded, sent, next_at
-            ):
-                continue
+            mark = partial(
+                self._store.mark_reminded, row.id, row.version, row.reminded, sent, next_at
+            )
             mover, _ = self._mover_and_waiting(row)
             if mover is None or due <= row.reminded or clocks.paused(row.paused_until, now):
+                await mark()  # nothing to say: the next reminder's time only
                 continue
             ends = f": your time runs out <t:{int(row.claim_at)}:R>" if row.claim_at else ""
             text = f"<@{mover}>, it is your turn in {_title(row.kind)} #{row.id}{ends}."
-            notices.append(_game_notice("reminder", row, mover, text))
+            notice = await self._notice_once(
+                _game_notice("reminder", row, mover, text),
+                f"reminder:{row.id}:{row.version}:{sent}",
+                mark,
+                partial(self._same_version, row),
+            )
+            if notice is not None:
+                notices.append(notice)
         return notices
 
     async def _claimables(self, now: float) -> list[Notice]:
@@ -682,10 +733,10 @@ class GameService:
         for row in await self._store.games_claimable(now):
             if clocks.paused(row.paused_until, now):  # the mover is on vacation
                 continue
-            if not await self._store.mark_notified(row.id, row.version, "claim_notified"):
-                continue
+            mark = partial(self._store.mark_notified, row.id, row.version, "claim_notified")
             mover, waiting = self._mover_and_waiting(row)
             if mover is None or waiting is None:
+                await mark()
                 continue
             ends = f" <t:{int(row.timeout_at)}:R>" if row.timeout_at else ""
             text = (
@@ -693,12 +744,19 @@ class GameService:
                 f"{_since(row.turn_started_at)}: you may claim the win by timeout"
                 + (f"; otherwise the game ends on time{ends}." if ends else ".")
             )
-            notices.append(_game_notice("claimable", row, waiting, text))
+            notice = await self._notice_once(
+                _game_notice("claimable", row, waiting, text),
+                f"claimable:{row.id}:{row.version}",
+                mark,
+                partial(self._same_version, row),
+            )
+            if notice is not None:
+                notices.append(notice)
         return notices
 
     async def _timeouts(self, now: float) -> list[Notice]:
         """End on time the games whose time and grace are out: recorded as a claim by the
-        waiting side, once (the write succeeds for one version only)."""
+        waiting side, once (the write succeeds for one version only), then announced."""
         notices = []
         for row in await self._store.games_timed_out(now):
             mover, waiting = self._mover_and_waiting(row)
@@ -712,7 +770,11 @@ class GameService:
                 f"<@{mover}> ran out of time in {board.title} #{row.id}: the game is over"
                 f" ({board.result})."
             )
-            notices.append(_game_notice("timed_out", row, mover, text))
+            # The game's write was the mark (one process made it): its notice is a job.
+            notice = _game_notice("timed_out", row, mover, text)
+            payload = {name: value for name, value in vars(notice).items() if name != "key"}
+            if await self._outbox.add(f"timed_out:{row.id}", payload):
+                notices.append(replace(notice, key=f"timed_out:{row.id}"))
         return notices
 
     # ---- server settings and vacations ---------------------------------------------
@@ -776,6 +838,11 @@ class GameService:
         away = None if mover is None else await self._store.active_vacation(guild_id, mover, now)
         grace = clocks.seconds(options, "grace", clocks.DEFAULT_GRACE)
         return clocks.new_turn(now, self._time_of(options), grace, away.until if away else None)
+
+    async def _same_version(self, row: GameRow) -> bool:
+        """Whether the game is still at ``row``'s version (nobody moved since the scan)."""
+        current = await self._store.game_version(row.id)
+        return current is not None and current[1] == row.version
 
     # ---- internals -----------------------------------------------------------------
 

@@ -118,6 +118,23 @@ class GameStore(Protocol):
 
     async def challenges_expired(self, now: float) -> list[ChallengeRow]: ...
 
+    # Once-only work shared by several processes (bot/jobs.py) and small shared values.
+    async def add_job(
+        self, key: str, payload: str, now: float, owner: str, lease: float
+    ) -> bool: ...
+
+    async def take_jobs(
+        self, owner: str, now: float, lease: float, limit: int, max_attempts: int
+    ) -> list[tuple[str, str]]: ...
+
+    async def finish_job(self, key: str, now: float) -> None: ...
+
+    async def purge_jobs(self, before: float) -> int: ...
+
+    async def get_value(self, key: str) -> str | None: ...
+
+    async def put_value(self, key: str, value: str, now: float) -> None: ...
+
 
 def is_postgres(url: str) -> bool:
     return url.strip().lower().startswith(POSTGRES_SCHEMES)

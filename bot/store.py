@@ -155,7 +155,31 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
     """,
-    # 5: correspondence clocks (bot/clocks.py). ``reminded`` counts this turn's reminders
+    # 5: several processes (bot/jobs.py, bot/app.py).
+    # - jobs: the outbox of once-only work (a reminder, a claim notice, an expired
+    #   challenge), one row per key; a process holds a job while ``lease_until`` is ahead,
+    #   sends it, then sets ``done_at``. A job whose lease ran out undone is taken again.
+    # - bot_values: small named values shared by every process (the command tree's hash).
+    """
+    CREATE TABLE jobs (
+        key TEXT PRIMARY KEY,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        owner TEXT NOT NULL,
+        lease_until REAL NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 1,
+        done_at REAL
+    ) WITHOUT ROWID;
+    CREATE INDEX jobs_due ON jobs (lease_until) WHERE done_at IS NULL;
+    CREATE INDEX jobs_done ON jobs (done_at) WHERE done_at IS NOT NULL;
+
+    CREATE TABLE bot_values (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
+    # 6: correspondence clocks (bot/clocks.py). ``reminded`` counts this turn's reminders
     # and ``remind_at`` is the next one (NULL: none left); ``timeout_at``: when the bot ends
     # the game on time; ``paused_until``: the mover's vacation holds the clock until then.
     # Games already running end on time a day after their deadline. A server's settings
@@ -758,6 +782,62 @@ class Store:
         async with self._write() as db:
             cursor = await _run(db, sql, [*values, row_id, *where.values()])
             return cursor.rowcount == 1
+
+    # ---- jobs (bot/jobs.py) and shared values -----------------------------------------
+
+    async def add_job(self, key: str, payload: str, now: float, owner: str, lease: float) -> bool:
+        """A new job held by ``owner`` until ``now + lease``; False when ``key`` exists."""
+        async with self._write() as db:
+            cursor = await _run(
+                db,
+                "INSERT INTO jobs (key, payload, created_at, owner, lease_until)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+                (key, payload, now, owner, now + lease),
+            )
+            return cursor.rowcount == 1
+
+    async def take_jobs(
+        self, owner: str, now: float, lease: float, limit: int, max_attempts: int
+    ) -> list[tuple[str, str]]:
+        """Take undone jobs whose lease ran out (their holder died or gave up): each is
+        held by ``owner`` until ``now + lease``. One writer at a time (BEGIN IMMEDIATE), so
+        two processes never take the same job."""
+        async with (
+            self._write() as db,
+            db.execute(
+                "UPDATE jobs SET owner = ?, lease_until = ?, attempts = attempts + 1"
+                " WHERE key IN (SELECT key FROM jobs WHERE done_at IS NULL AND lease_until <= ?"
+                " AND attempts < ? ORDER BY lease_until LIMIT ?) RETURNING key, payload",
+                (owner, now + lease, now, max_attempts, limit),
+            ) as cursor,
+        ):
+            return [(row[0], row[1]) for row in await cursor.fetchall()]
+
+    async def finish_job(self, key: str, now: float) -> None:
+        async with self._write() as db:
+            await _run(
+                db, "UPDATE jobs SET done_at = ? WHERE key = ? AND done_at IS NULL", (now, key)
+            )
+
+    async def purge_jobs(self, before: float) -> int:
+        """Forget jobs done before ``before``."""
+        async with self._write() as db:
+            cursor = await _run(db, "DELETE FROM jobs WHERE done_at < ?", (before,))
+            return cursor.rowcount
+
+    async def get_value(self, key: str) -> str | None:
+        row = await self._fetchone("SELECT value FROM bot_values WHERE key = ?", (key,))
+        return None if row is None else row[0]
+
+    async def put_value(self, key: str, value: str, now: float) -> None:
+        async with self._write() as db:
+            await _run(
+                db,
+                "INSERT INTO bot_values (key, value, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value,"
+                " updated_at = excluded.updated_at",
+                (key, value, now),
+            )
 
     async def _exists(self, table: str, row_id: int) -> bool:
         return await self._fetchone(f"SELECT 1 FROM {table} WHERE id = ?", (row_id,)) is not None

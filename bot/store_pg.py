@@ -161,7 +161,27 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
     """,
-    # 5: correspondence clocks, server settings, vacations (see bot/store.py).
+    # 5: the outbox of once-only work and shared values (see bot/store.py).
+    """
+    CREATE TABLE jobs (
+        key TEXT PRIMARY KEY,
+        payload TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        owner TEXT NOT NULL,
+        lease_until DOUBLE PRECISION NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 1,
+        done_at DOUBLE PRECISION
+    );
+    CREATE INDEX jobs_due ON jobs (lease_until) WHERE done_at IS NULL;
+    CREATE INDEX jobs_done ON jobs (done_at) WHERE done_at IS NOT NULL;
+
+    CREATE TABLE bot_values (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    # 6: correspondence clocks, server settings, vacations (see bot/store.py).
     """
     ALTER TABLE games ADD COLUMN timeout_at DOUBLE PRECISION;
     ALTER TABLE games ADD COLUMN paused_until DOUBLE PRECISION;
@@ -563,6 +583,62 @@ class PostgresStore:
         return [ChallengeRow.from_row(row) for row in rows]
 
     # ---- helpers -------------------------------------------------------------
+
+    # ---- jobs (bot/jobs.py) and shared values -----------------------------------------
+
+    async def add_job(self, key: str, payload: str, now: float, owner: str, lease: float) -> bool:
+        """A new job held by ``owner`` until ``now + lease``; False when ``key`` exists."""
+        status = await self._pool.execute(
+            "INSERT INTO jobs (key, payload, created_at, owner, lease_until)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING",
+            key,
+            payload,
+            now,
+            owner,
+            now + lease,
+        )
+        return _count(status) == 1
+
+    async def take_jobs(
+        self, owner: str, now: float, lease: float, limit: int, max_attempts: int
+    ) -> list[tuple[str, str]]:
+        """Take undone jobs whose lease ran out: ``FOR UPDATE SKIP LOCKED``, so processes
+        taking at once share them out without waiting for each other, and a job is taken
+        by one of them."""
+        rows = await self._pool.fetch(
+            "UPDATE jobs SET owner = $1, lease_until = $2, attempts = attempts + 1"
+            " WHERE key IN (SELECT key FROM jobs WHERE done_at IS NULL AND lease_until <= $3"
+            " AND attempts < $4 ORDER BY lease_until LIMIT $5 FOR UPDATE SKIP LOCKED)"
+            " RETURNING key, payload",
+            owner,
+            now + lease,
+            now,
+            max_attempts,
+            limit,
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    async def finish_job(self, key: str, now: float) -> None:
+        await self._pool.execute(
+            "UPDATE jobs SET done_at = $1 WHERE key = $2 AND done_at IS NULL", now, key
+        )
+
+    async def purge_jobs(self, before: float) -> int:
+        """Forget jobs done before ``before``."""
+        return _count(await self._pool.execute("DELETE FROM jobs WHERE done_at < $1", before))
+
+    async def get_value(self, key: str) -> str | None:
+        return await self._pool.fetchval("SELECT value FROM bot_values WHERE key = $1", key)
+
+    async def put_value(self, key: str, value: str, now: float) -> None:
+        await self._pool.execute(
+            "INSERT INTO bot_values (key, value, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value,"
+            " updated_at = EXCLUDED.updated_at",
+            key,
+            value,
+            now,
+        )
 
     async def _update_where(
         self, table: str, row_id: int, columns: dict[str, Any], where: dict[str, Any]

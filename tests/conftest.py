@@ -23,6 +23,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         sqlite_only = "db_path" in metafunc.fixturenames or bool(
             metafunc.definition.get_closest_marker("sqlite_only")
         )
+        if metafunc.definition.get_closest_marker("postgres_only"):
+            metafunc.parametrize("backend", BACKENDS[1:])
+            return
         metafunc.parametrize("backend", BACKENDS[:1] if sqlite_only else BACKENDS)
 
 

@@ -62,6 +62,11 @@ async def fill(db_path: str) -> list[int]:
                 partners=(PLAYERS[2], None),
                 options={"colour": "white"},
             )
+        # A notice not yet sent (its process stopped before), one sent, the command hash.
+        await store.add_job("reminder:1:1", '{"text": "your turn"}', START, "a", 120.0)
+        await store.add_job("reminder:2:1", '{"text": "sent"}', START, "a", 120.0)
+        await store.finish_job("reminder:2:1", START + 1)
+        await store.put_value("commands:global", "abc123", START)
         await store.put_guild_settings(GUILD, '{"threads": false}', now=START, user_id=PLAYERS[0])
         await store.book_vacation(
             GUILD, PLAYERS[1], 2027, days=3, allowance=30, now=START, until=START + 3 * 86400
@@ -83,7 +88,8 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
     code, text = await migrate(db_path, pg_url)
     assert (code, text) == (
         0,
-        f"copied {games} games, 2 challenges, 1 guild_settings, 1 vacations\n"
+        f"copied {games} games, 2 challenges, 2 jobs, 1 bot_values, 1 guild_settings,"
+        f" 1 vacations\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:
@@ -102,6 +108,11 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
             assert await after.get_challenge(challenge_id) == await before.get_challenge(
                 challenge_id
             )
+        assert await after.get_value("commands:global") == "abc123"
+        # The unsent notice is still to send, by whichever process takes it first.
+        assert await after.take_jobs("b", START + 120, 120.0, 10, 5) == [
+            ("reminder:1:1", '{"text": "your turn"}')
+        ]
         # New rows continue after the copied ids.
         new_id = await after.insert_game(
             guild_id=GUILD,

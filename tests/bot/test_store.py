@@ -18,7 +18,7 @@ from games.base import LogEntry
 
 from .conftest import START, raw_sql
 
-TABLES = {"games", "challenges", "seats", "guild_settings", "vacations"}
+TABLES = {"games", "challenges", "seats", "jobs", "bot_values", "guild_settings", "vacations"}
 GUILD, OTHER_GUILD = 1, 2
 
 

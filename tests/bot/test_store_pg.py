@@ -51,18 +51,18 @@ async def tables(url: str) -> set[str]:
     return {row[0] for row in rows}
 
 
-LATEST = len(MIGRATIONS)
-
-
 async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_database(empty_url):
-    assert len(MIGRATIONS) == len(sqlite_store.MIGRATIONS) == LATEST
+    latest = len(MIGRATIONS)
+    assert latest == len(sqlite_store.MIGRATIONS)
     async with await PostgresStore.open(empty_url) as store:
-        assert await store.schema_version() == LATEST
-    assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(LATEST,)]
+        assert await store.schema_version() == latest
+    assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(latest,)]
     assert await tables(empty_url) == {
         "games",
         "seats",
         "challenges",
+        "jobs",
+        "bot_values",
         "idzeva_schema",
         "guild_settings",
         "vacations",
@@ -75,25 +75,25 @@ async def test_a_new_migration_runs_once_and_a_failing_one_rolls_back(empty_url)
     migrations = [*MIGRATIONS, "ALTER TABLE games ADD COLUMN note TEXT;"]
     for _ in range(2):  # the second open must not try to add the column again
         async with await PostgresStore.open(empty_url, migrations) as store:
-            assert await store.schema_version() == LATEST + 1
+            assert await store.schema_version() == len(migrations)
     broken = [*migrations, "CREATE TABLE half (x INTEGER);\nSELECT * FROM no_such_table;"]
     with pytest.raises(StoreError) as caught:
         await PostgresStore.open(empty_url, broken)
     shown = display_url(empty_url)
     assert one_line(caught) == (
-        f"cannot upgrade the database {shown} to schema version {LATEST + 2}:"
+        f"cannot upgrade the database {shown} to schema version {len(broken)}:"
         ' relation "no_such_table" does not exist'
     )
     assert "half" not in await tables(empty_url)
-    assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(LATEST + 1,)]
+    assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(len(migrations),)]
 
 
 async def test_processes_starting_together_migrate_once(empty_url):
     stores = await asyncio.gather(*(PostgresStore.open(empty_url) for _ in range(4)))
     for store in stores:
-        assert await store.schema_version() == LATEST
+        assert await store.schema_version() == len(MIGRATIONS)
         await store.close()
-    assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(LATEST,)]
+    assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(len(MIGRATIONS),)]
 
 
 async def test_a_database_from_a_newer_bot_is_refused(empty_url):
@@ -102,8 +102,8 @@ async def test_a_database_from_a_newer_bot_is_refused(empty_url):
     with pytest.raises(StoreError) as caught:
         await PostgresStore.open(empty_url)
     assert one_line(caught) == (
-        f"the database {display_url(empty_url)} has schema version {LATEST + 1},"
-        f" newer than this bot's {LATEST}:"
+        f"the database {display_url(empty_url)} has schema version {len(MIGRATIONS) + 1},"
+        f" newer than this bot's {len(MIGRATIONS)}:"
         " run the newer bot"
     )
 
