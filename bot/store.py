@@ -330,7 +330,7 @@ class GameRow:
     claim_notified: int
     draw_offer_seat: int | None
     options: dict[str, Any]  # per-game settings, from the challenge (migration 4)
-    timeout_at: float | None = None  # the bot ends the game on time (migration 5)
+    timeout_at: float | None = None  # the bot ends the game on time (migration 6)
     paused_until: float | None = None  # the mover's vacation holds the clock until then
 
     @classmethod

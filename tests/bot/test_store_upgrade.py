@@ -133,7 +133,7 @@ async def test_every_game_upgrades_loads_the_same_and_replays(db_path):
     assert seats == sum(game.seats for game in games)
 
 
-# ---- schema 5: the correspondence clocks ------------------------------------------------
+# ---- schema 6: the correspondence clocks ------------------------------------------------
 
 DAY = 86400.0
 
@@ -162,7 +162,7 @@ async def write_schema_4_games(store) -> list[int]:
     ]
 
 
-async def check_schema_5_clocks(store, game_ids: list[int]) -> None:
+async def check_clock_schema(store, game_ids: list[int]) -> None:
     """Running games end on time a day after their deadline; a turn reminded already waits
     for no other reminder; the bot's clock then ends them on time."""
     waiting, reminded, finished = [await store.get_game(game_id) for game_id in game_ids]
@@ -181,8 +181,8 @@ async def check_schema_5_clocks(store, game_ids: list[int]) -> None:
     assert sorted(ended) == game_ids[:2]
 
 
-async def test_running_games_get_a_time_out_on_the_upgrade_to_schema_5(db_path):
+async def test_running_games_get_a_time_out_on_the_upgrade_to_the_clock_schema(db_path):
     async with await Store.open(db_path, MIGRATIONS[:4]) as store:
         game_ids = await write_schema_4_games(store)
     async with await Store.open(db_path) as store:
-        await check_schema_5_clocks(store, game_ids)
+        await check_clock_schema(store, game_ids)
