@@ -80,7 +80,7 @@ class ChallengeView:
     title: str
     variants: tuple[str, ...]
     challenger_id: int
-    opponent_id: int
+    opponent_id: int | None  # None: open to anyone in the channel (bot/challenges.py)
     first: str
     status: str  # pending | accepted | declined | expired
     expires_at: float
@@ -93,6 +93,13 @@ class ChallengeView:
     options: tuple[tuple[str, str], ...] = ()
     draws_sides: bool = False  # sides and colours are drawn by dice on acceptance
     time: int | None = None  # seconds per move (``options["time"]``)
+    seats: tuple[int, ...] = ()  # players per seat when the challenge fixes them (a rematch)
+    seat_names: tuple[str, ...] = ()  # the names of those seats
+    rematch_of: int | None = None  # the game this challenge replays
+
+    @property
+    def is_open(self) -> bool:
+        return self.opponent_id is None
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -239,7 +246,7 @@ class GameService:
         channel_id: int,
         kind: str,
         challenger_id: int,
-        opponent_id: int,
+        opponent_id: int | None,
         opponent_is_bot: bool = False,
         first: str = "random",
         variants: Iterable[str] = (),
@@ -250,11 +257,16 @@ class GameService:
         parent_channel_id: int | None = None,
     ) -> ChallengeView:
         """A challenge to ``opponent_id``; team games may name a partner for either side
-        (every invited player must accept). ``bots``: invited users who are bots.
+        (every invited player must accept). ``bots``: invited users who are bots. Without
+        an opponent, the challenge is open (bot/challenges.py): one against one.
         ``options["time"]``: seconds per move (default: the server's); the server's settings
         may refuse the game or the channel (``parent_channel_id``: a thread's channel)."""
         partners = (partner_id, opponent_partner_id)
-        invited = [opponent_id, *(p for p in partners if p is not None)]
+        if opponent_id is None and partners != (None, None):
+            from .challenges import OPEN_IS_ONE_AGAINST_ONE
+
+            raise NotAllowed(OPEN_IS_ONE_AGAINST_ONE)
+        invited = [p for p in (opponent_id, *partners) if p is not None]
         if opponent_is_bot or set(bots) & set(invited):
             raise NotAllowed("Bots cannot play; challenge people.")
         if challenger_id in invited:
@@ -264,7 +276,7 @@ class GameService:
         if first not in FIRST_CHOICES:
             raise ServiceError("Who moves first must be `me`, `them` or `random`.")
         cls = _game_class(kind)
-        seats = 1 + len(invited)
+        seats = 1 + max(len(invited), 1)  # an open challenge has one place
         if seats not in cls.seat_counts:
             raise ServiceError(f"{cls.title} is not played with partners.")
         chosen = tuple(sorted(set(variants)))
@@ -310,8 +322,16 @@ class GameService:
 
     async def accept_challenge(self, challenge_id: int, user_id: int) -> BoardView | ChallengeView:
         """An invited player accepts. The game starts (a ``BoardView``) once everyone invited
-        has accepted; until then the challenge (a ``ChallengeView``) says who is missing."""
+        has accepted; until then the challenge (a ``ChallengeView``) says who is missing.
+        An open challenge is taken by the first to accept (bot/challenges.py)."""
+        from . import challenges
+
         row = await self._challenge(challenge_id)
+        taker = None
+        if row.is_open:
+            row, taker = challenges.take_open(row, user_id, self._clock()), user_id
+        elif user_id not in row.invited and row.status == "accepted":
+            raise challenges.too_late(row)
         if user_id not in row.invited:
             who = ", ".join(f"<@{user}>" for user in row.invited)
             raise NotAllowed(f"Only {who} can accept this challenge.")
@@ -347,12 +367,16 @@ class GameService:
             created_at=now,
             updated_at=now,
             options=row.options,
+            taken_by=taker,
             **await self._turn_columns(
                 row.guild_id, row.options, _user(players, game.to_move), now
             ),
         )
         if game_id is None:  # answered or expired meanwhile
-            _check_pending(await self._challenge(challenge_id), now)
+            fresh = await self._challenge(challenge_id)
+            if taker is not None and fresh.status == "accepted":
+                raise challenges.too_late(fresh)
+            _check_pending(fresh, now)
             raise ServiceError("This challenge can no longer be accepted.")
         game_row = await self._game_row(game_id, row.guild_id)
         return await self._show(game_row, extra=(first_note,))
@@ -375,6 +399,11 @@ class GameService:
     ) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
         """User ids per seat, the game's variants, and a (label, note) field saying how the
         seats were given."""
+        if row.seats:  # fixed by the challenge (a rematch)
+            from .challenges import fixed_seats
+
+            note = fixed_seats(row, _new_game(cls, row.variants, len(row.seats)))
+            return row.seats, row.variants, note
         seating = getattr(cls, "seating", None)
         if callable(seating):
             return self._draw_sides(row, seating)
@@ -457,6 +486,15 @@ class GameService:
             lines.append(f"{names[0]} {a}, {names[1]} {b}" + (" (tie, again)" if a == b else ""))
             if a != b:
                 return (0, 1) if a > b else (1, 0)
+
+    async def rematch(self, game_id: int, user_id: int, *, guild_id: int) -> ChallengeView:
+        """A player of the finished game asks for its rematch (bot/challenges.py)."""
+        from .challenges import create_rematch
+
+        row = await self._game_row(game_id, guild_id)
+        ttl = self._settings.challenge_ttl
+        challenge_id = await create_rematch(self._store, row, user_id, self._clock(), ttl)
+        return await self.get_challenge(challenge_id)
 
     # ---- where the game is shown ---------------------------------------------------
 
@@ -1151,6 +1189,10 @@ def _check_pending(row: ChallengeRow, now: float) -> None:
 
 def _challenge_view(row: ChallengeRow, now: float) -> ChallengeView:
     expired = row.status == "pending" and now >= row.expires_at
+    cls = _known_class(row.kind)
+    seat_names: tuple[str, ...] = ()
+    if row.seats and cls is not None:
+        seat_names = tuple(_new_game(cls, row.variants, len(row.seats)).seat_names)
     return ChallengeView(
         challenge_id=row.id,
         kind=row.kind,
@@ -1168,7 +1210,10 @@ def _challenge_view(row: ChallengeRow, now: float) -> ChallengeView:
         invited=row.invited,
         accepted=row.accepted,
         options=tuple(sorted(row.options.items())),
-        draws_sides=callable(getattr(_known_class(row.kind), "seating", None)),
+        draws_sides=callable(getattr(cls, "seating", None)) and not row.seats,
+        seats=row.seats or (),
+        seat_names=seat_names,
+        rematch_of=row.rematch_of,
         time=row.options.get("time") if isinstance(row.options.get("time"), int) else None,
     )
 
@@ -1310,7 +1355,9 @@ def _game_notice(kind: str, row: GameRow, user_id: int, text: str) -> Notice:
 
 def _expiry_notice(row: ChallengeRow) -> Notice:
     text = (
-        f"<@{row.challenger_id}>, your {_title(row.kind)} challenge to "
+        f"<@{row.challenger_id}>, your open {_title(row.kind)} challenge expired: nobody took it."
+        if row.is_open
+        else f"<@{row.challenger_id}>, your {_title(row.kind)} challenge to "
         f"<@{row.opponent_id}> expired unanswered."
     )
     return Notice(

@@ -179,7 +179,52 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL
     ) WITHOUT ROWID;
     """,
-    # 6: correspondence clocks (bot/clocks.py). ``reminded`` counts this turn's reminders
+    # 6: open challenges and rematches (bot/challenges.py).
+    # - opponent_id may be NULL: an open challenge, which the first to accept takes (the
+    #   accepting transaction writes their id). SQLite cannot drop a NOT NULL, so the table is
+    #   rebuilt with the same columns (nothing refers to challenges; its index is made again).
+    # - seats: the players per seat, fixed by the challenge (a rematch: the previous game's
+    #   players with the sides swapped); NULL when the seats are chosen on acceptance.
+    # - rematch_of: the finished game a rematch replays. At most one rematch of a game is
+    #   pending or accepted at a time: a unique partial index, so two clicks at the same
+    #   instant make one challenge (``insert_rematch``).
+    """
+    CREATE TABLE challenges_new (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER,
+        kind TEXT NOT NULL,
+        variants TEXT NOT NULL DEFAULT '[]',
+        challenger_id INTEGER NOT NULL,
+        opponent_id INTEGER,
+        first TEXT NOT NULL CHECK (first IN ('me', 'them', 'random')),
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'accepted', 'declined', 'expired')),
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        game_id INTEGER REFERENCES games (id),
+        partners TEXT NOT NULL DEFAULT '[null, null]',
+        accepted TEXT NOT NULL DEFAULT '[]',
+        options TEXT NOT NULL DEFAULT '{}',
+        seats TEXT,
+        rematch_of INTEGER REFERENCES games (id)
+    );
+    INSERT INTO challenges_new (
+        id, guild_id, channel_id, message_id, kind, variants, challenger_id, opponent_id,
+        first, status, created_at, expires_at, game_id, partners, accepted, options
+    )
+        SELECT id, guild_id, channel_id, message_id, kind, variants, challenger_id,
+            opponent_id, first, status, created_at, expires_at, game_id, partners, accepted,
+            options
+        FROM challenges;
+    DROP TABLE challenges;
+    ALTER TABLE challenges_new RENAME TO challenges;
+    CREATE INDEX challenges_by_status ON challenges (status, expires_at);
+    CREATE UNIQUE INDEX challenges_rematch ON challenges (rematch_of)
+        WHERE rematch_of IS NOT NULL AND status IN ('pending', 'accepted');
+    """,
+    # 7: correspondence clocks (bot/clocks.py). ``reminded`` counts this turn's reminders
     # and ``remind_at`` is the next one (NULL: none left); ``timeout_at``: when the bot ends
     # the game on time; ``paused_until``: the mover's vacation holds the clock until then.
     # Games already running end on time a day after their deadline. A server's settings
@@ -281,6 +326,10 @@ QUERIES = {
         "SELECT * FROM vacations WHERE guild_id = ? AND user_id = ? AND until > ?"
         " ORDER BY until DESC LIMIT 1"
     ),
+    "rematch_of": (
+        "SELECT * FROM challenges WHERE rematch_of = ? AND rematch_of IS NOT NULL"
+        " AND status IN ('pending', 'accepted')"
+    ),
 }
 
 # Columns ``update_game`` may set (``version`` is bumped by the store itself).
@@ -352,7 +401,7 @@ class ChallengeRow:
     kind: str
     variants: tuple[str, ...]
     challenger_id: int
-    opponent_id: int
+    opponent_id: int | None  # None: an open challenge, until someone takes it (migration 5)
     first: str
     status: str
     created_at: float
@@ -360,7 +409,9 @@ class ChallengeRow:
     game_id: int | None
     partners: tuple[int | None, int | None]  # the challenger's partner, the opponent's
     accepted: tuple[int, ...]  # invited players who have accepted so far
-    options: dict[str, str]
+    options: dict[str, Any]
+    seats: tuple[int, ...] | None = None  # players per seat, fixed by the challenge (rematch)
+    rematch_of: int | None = None  # the finished game this challenge replays
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> ChallengeRow:
@@ -369,7 +420,14 @@ class ChallengeRow:
         data["partners"] = tuple(json.loads(data["partners"]))
         data["accepted"] = tuple(json.loads(data["accepted"]))
         data["options"] = dict(json.loads(data["options"]))
+        if data["seats"] is not None:
+            data["seats"] = tuple(json.loads(data["seats"]))
         return cls(**data)
+
+    @property
+    def is_open(self) -> bool:
+        """Open to anyone in the channel: nobody has taken it yet."""
+        return self.opponent_id is None
 
     @property
     def invited(self) -> tuple[int, ...]:
@@ -380,9 +438,10 @@ class ChallengeRow:
     def teams(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(challenger and partner, opponent and partner)."""
         mine, theirs = self.partners
+        opponent = () if self.opponent_id is None else (self.opponent_id,)
         return (
             (self.challenger_id, *([mine] if mine else [])),
-            (self.opponent_id, *([theirs] if theirs else [])),
+            (*opponent, *([theirs] if theirs else [])),
         )
 
 
@@ -745,19 +804,24 @@ class Store:
         return await self._update_where("challenges", challenge_id, columns, where)
 
     async def accept_challenge(
-        self, challenge_id: int, now: float, **game_columns: Any
+        self, challenge_id: int, now: float, *, taken_by: int | None = None, **game_columns: Any
     ) -> int | None:
-        """Create the game and mark the challenge accepted, atomically.
+        """Create the game and mark the challenge accepted, atomically. ``taken_by``: the
+        player who takes an open challenge (written as its opponent, only if it is still open).
 
-        Returns the new game id, or None when the challenge is no longer pending or expired.
+        Returns the new game id, or None when the challenge is no longer pending or expired
+        (or, open, was taken by someone else).
         """
         async with self._write() as db:
             game_id = await _insert(db, "games", _game_columns(game_columns))
+            take = ", opponent_id = ?" if taken_by is not None else ""
+            still_open = " AND opponent_id IS NULL" if taken_by is not None else ""
+            taker = (taken_by,) if taken_by is not None else ()
             cursor = await _run(
                 db,
-                "UPDATE challenges SET status = 'accepted', game_id = ?"
-                " WHERE id = ? AND status = 'pending' AND expires_at > ?",
-                (game_id, challenge_id, now),
+                f"UPDATE challenges SET status = 'accepted', game_id = ?{take}"
+                f" WHERE id = ? AND status = 'pending' AND expires_at > ?{still_open}",
+                (game_id, *taker, challenge_id, now),
             )
             if cursor.rowcount != 1:
                 raise _Rollback
@@ -767,6 +831,24 @@ class Store:
     async def challenges_expired(self, now: float) -> list[ChallengeRow]:
         rows = await self._fetchall(QUERIES["challenges_expired"], (now,))
         return [ChallengeRow.from_row(row) for row in rows]
+
+    async def insert_rematch(self, **columns: Any) -> int | None:
+        """Insert a challenge with ``rematch_of``; None (nothing written) when that game
+        already has a rematch pending or accepted (the unique index decides, atomically)."""
+        names = ", ".join(columns)
+        marks = ", ".join("?" for _ in columns)
+        sql = (
+            f"INSERT INTO challenges ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING RETURNING id"
+        )
+        values = [_encode(value) for value in columns.values()]
+        async with self._write() as db, db.execute(sql, values) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else int(row[0])
+
+    async def rematch_of(self, game_id: int) -> ChallengeRow | None:
+        """The rematch of ``game_id`` that is pending or accepted, if any."""
+        row = await self._fetchone(QUERIES["rematch_of"], (game_id,))
+        return ChallengeRow.from_row(row) if row else None
 
     # ---- helpers -------------------------------------------------------------
 

@@ -181,7 +181,16 @@ MIGRATIONS: list[str] = [
         updated_at DOUBLE PRECISION NOT NULL
     );
     """,
-    # 6: correspondence clocks, server settings, vacations (see bot/store.py).
+    # 6: open challenges (no opponent until someone takes it) and rematches (fixed seats,
+    # at most one pending or accepted rematch per game).
+    """
+    ALTER TABLE challenges ALTER COLUMN opponent_id DROP NOT NULL;
+    ALTER TABLE challenges ADD COLUMN seats TEXT;
+    ALTER TABLE challenges ADD COLUMN rematch_of BIGINT REFERENCES games (id);
+    CREATE UNIQUE INDEX challenges_rematch ON challenges (rematch_of)
+        WHERE rematch_of IS NOT NULL AND status IN ('pending', 'accepted');
+    """,
+    # 7: correspondence clocks, server settings, vacations (see bot/store.py).
     """
     ALTER TABLE games ADD COLUMN timeout_at DOUBLE PRECISION;
     ALTER TABLE games ADD COLUMN paused_until DOUBLE PRECISION;
@@ -264,6 +273,10 @@ QUERIES = {
     "active_vacation": (
         "SELECT * FROM vacations WHERE guild_id = $1 AND user_id = $2 AND until > $3"
         " ORDER BY until DESC LIMIT 1"
+    ),
+    "rematch_of": (
+        "SELECT * FROM challenges WHERE rematch_of = $1 AND rematch_of IS NOT NULL"
+        " AND status IN ('pending', 'accepted')"
     ),
 }
 
@@ -558,13 +571,15 @@ class PostgresStore:
         return await self._update_where("challenges", challenge_id, columns, where)
 
     async def accept_challenge(
-        self, challenge_id: int, now: float, **game_columns: Any
+        self, challenge_id: int, now: float, *, taken_by: int | None = None, **game_columns: Any
     ) -> int | None:
-        """Create the game and mark the challenge accepted, in one transaction."""
+        """Create the game and mark the challenge accepted, in one transaction; ``taken_by``
+        takes an open challenge (only while it is still open)."""
+        still_open = " AND opponent_id IS NULL" if taken_by is not None else ""
         async with self._pool.acquire() as db, db.transaction():
             taken = await db.fetchval(
                 "SELECT id FROM challenges WHERE id = $1 AND status = 'pending'"
-                " AND expires_at > $2 FOR UPDATE",
+                f" AND expires_at > $2{still_open} FOR UPDATE",
                 challenge_id,
                 now,
             )
@@ -572,15 +587,31 @@ class PostgresStore:
                 return None
             game_id = await _insert(db, "games", _game_columns(game_columns))
             await db.execute(
-                "UPDATE challenges SET status = 'accepted', game_id = $1 WHERE id = $2",
+                "UPDATE challenges SET status = 'accepted', game_id = $1,"
+                " opponent_id = COALESCE($3, opponent_id) WHERE id = $2",
                 game_id,
                 challenge_id,
+                taken_by,
             )
             return game_id
 
     async def challenges_expired(self, now: float) -> list[ChallengeRow]:
         rows = await self._pool.fetch(QUERIES["challenges_expired"], now)
         return [ChallengeRow.from_row(row) for row in rows]
+
+    async def insert_rematch(self, **columns: Any) -> int | None:
+        """As ``Store.insert_rematch``: None when the game's rematch exists already."""
+        names = ", ".join(columns)
+        marks = ", ".join(f"${n}" for n in range(1, len(columns) + 1))
+        return await self._pool.fetchval(
+            f"INSERT INTO challenges ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING"
+            " RETURNING id",
+            *map(_encode, columns.values()),
+        )
+
+    async def rematch_of(self, game_id: int) -> ChallengeRow | None:
+        row = await self._pool.fetchrow(QUERIES["rematch_of"], game_id)
+        return ChallengeRow.from_row(row) if row else None
 
     # ---- helpers -------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import TIME_CHOICES, TIME_HELP, GameCog, first_choices, seconds
+from .game_cog import OPEN_HELP, TIME_CHOICES, TIME_HELP, GameCog, first_choices, seconds
 from .ui import refuse
 
 END_REFUSED = (
@@ -27,7 +27,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
 
     @app_commands.command(description="Challenge someone to a game of Chebache")
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent=OPEN_HELP,
         first="Who plays White (White moves first); random by default",
         time=TIME_HELP,
     )
@@ -35,7 +35,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         first: app_commands.Choice[str] | None = None,
         time: app_commands.Choice[int] | None = None,
     ) -> None:

@@ -17,6 +17,7 @@ from bot.clocks import TIME_CHOICES as TIMES
 
 from . import play
 
+OPEN_HELP = "Who you want to play; leave it empty for an open challenge (anyone here)"
 RANDOM_FIRST = app_commands.Choice(name="random (drawn by the server)", value="random")
 # Every challenge's ``time`` option: hours or days per move (seconds as the value).
 TIME_CHOICES = [app_commands.Choice(name=name, value=seconds) for name, seconds in TIMES]

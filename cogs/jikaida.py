@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import RANDOM_FIRST, TIME_CHOICES, TIME_HELP, GameCog, seconds
+from .game_cog import OPEN_HELP, RANDOM_FIRST, TIME_CHOICES, TIME_HELP, GameCog, seconds
 
 FIRST_CHOICES = [
     app_commands.Choice(name="me", value="me"),
@@ -32,7 +32,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
 
     @app_commands.command(description="Challenge someone to Poron Jikaida (or Pastang)")
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent=OPEN_HELP,
         first="Who moves first; random by default",
         variant="Poron Jikaida (default) or its small form Pastang",
         colour="The colour you play; random by default",
@@ -44,7 +44,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         first: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
         colour: app_commands.Choice[str] | None = None,

@@ -31,6 +31,7 @@ from .ui import (
     answer_error,
     answer_publicly,
     board_message,
+    challenge_content,
     challenge_embed,
     challenge_view,
     done,
@@ -207,7 +208,7 @@ def move_choice_name(move: str, description: str) -> str:
 async def challenge(
     interaction: discord.Interaction,
     kind: str,
-    opponent: discord.Member | discord.User,
+    opponent: discord.Member | discord.User | None,
     first: str = "random",
     variants: tuple[str, ...] = (),
     *,
@@ -227,7 +228,7 @@ async def challenge(
             channel_id=interaction.channel_id or 0,
             kind=kind,
             challenger_id=interaction.user.id,
-            opponent_id=opponent.id,
+            opponent_id=opponent.id if opponent else None,
             first=first,
             variants=variants,
             partner_id=partner.id if partner else None,
@@ -240,7 +241,7 @@ async def challenge(
         await answer_error(interaction, error)
         return
     await interaction.response.send_message(
-        content=f"{' '.join(mention(user.id) for user in invited)}, you are challenged!",
+        content=challenge_content(created),
         embed=challenge_embed(created),
         view=challenge_view(created),
         allowed_mentions=players_only(created),

@@ -76,7 +76,7 @@ class SachidjunCog(
 
     @app_commands.command(description="Challenge someone (and partners) to a game of Šačidjun")
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent="Who you want to play; empty: an open one-against-one challenge (anyone here)",
         partner="Your partner (plays one colour of your side)",
         opponent_partner="Your opponent's partner",
         time=TIME_HELP,
@@ -85,7 +85,7 @@ class SachidjunCog(
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         partner: discord.Member | None = None,
         opponent_partner: discord.Member | None = None,
         time: app_commands.Choice[int] | None = None,

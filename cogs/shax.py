@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import TIME_CHOICES, TIME_HELP, GameCog, first_choices, seconds
+from .game_cog import OPEN_HELP, TIME_CHOICES, TIME_HELP, GameCog, first_choices, seconds
 
 VARIANT_CHOICES = [
     app_commands.Choice(name="standard (one removal after placement)", value="standard"),
@@ -21,7 +21,7 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
 
     @app_commands.command(description="Challenge someone to a game of Shax")
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent=OPEN_HELP,
         first="Who plays White (White places first); random by default",
         variant="Rules variant",
         time=TIME_HELP,
@@ -30,7 +30,7 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         first: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
         time: app_commands.Choice[int] | None = None,

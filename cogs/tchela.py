@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import TIME_CHOICES, TIME_HELP, GameCog, first_choices, seconds
+from .game_cog import OPEN_HELP, TIME_CHOICES, TIME_HELP, GameCog, first_choices, seconds
 
 BOARD_CHOICES = [
     app_commands.Choice(name="4x8 (four rows of eight holes)", value="4x8"),
@@ -35,7 +35,7 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
 
     @app_commands.command(description="Challenge someone to a game of Tchela")
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent=OPEN_HELP,
         first="Who plays South (South opens first); random by default",
         board="Four rows of eight holes (default) or of six",
         stores="Stores per player: 1 (default) or 2",
@@ -47,7 +47,7 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         first: app_commands.Choice[str] | None = None,
         board: app_commands.Choice[str] | None = None,
         stores: app_commands.Choice[int] | None = None,

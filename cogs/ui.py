@@ -128,9 +128,10 @@ def board_content(board: BoardView) -> str:
 
 
 def board_view(board: BoardView) -> discord.ui.View | None:
-    """Buttons under the latest board (Roll first when a roll is due); None once it is over."""
+    """Buttons under the latest board (Roll first when a roll is due); once it is over, the
+    Rematch button."""
     if board.finished:
-        return None
+        return single_button_view(RematchButton(board.game_id))
     view = discord.ui.View(timeout=None)
     for move, label in board.answers:
         view.add_item(AnswerButton(board.game_id, board.version, move, label))
@@ -410,8 +411,17 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
     first = {"me": "challenger", "them": "challenged player", "random": "drawn at random"}
     mine, theirs = challenge.teams
     verb = "challenge" if len(mine) > 1 else "challenges"
-    lines = [f"{team_names(mine)} {verb} {team_names(theirs)}."]
-    if challenge.draws_sides:
+    if challenge.is_open:
+        lines = [f"{team_names(mine)} {verb} anyone here: the first to accept plays."]
+    else:
+        lines = [f"{team_names(mine)} {verb} {team_names(theirs)}."]
+    if challenge.seats:
+        again = "Sides"
+        if challenge.rematch_of:
+            again = f"Rematch of game #{challenge.rematch_of}, sides swapped"
+        seats = zip(challenge.seat_names, challenge.seats, strict=True)
+        lines.append(f"{again}: " + ", ".join(f"{mention(user)} {name}" for name, user in seats))
+    elif challenge.draws_sides:
         lines.append("Sides and colours: drawn with the server's dice once everyone accepts.")
     else:
         lines.append(f"Plays first: {first.get(challenge.first, challenge.first)}")
@@ -434,6 +444,19 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
         lines.append(f"**{note or challenge.status.capitalize()}**")
     embed.description = "\n".join(lines)
     return embed
+
+
+def challenge_content(challenge: ChallengeView) -> str:
+    """The text of a challenge message: whom it calls."""
+    if challenge.is_open:
+        return (
+            f"Open {challenge.title} challenge: anyone here may accept; the first to accept plays."
+        )
+    called = " ".join(mention(user) for user in challenge.invited)
+    if challenge.rematch_of is not None:
+        asker = mention(challenge.challenger_id)
+        return f"{called}, {asker} asks for a rematch of {challenge.title} #{challenge.rematch_of}!"
+    return f"{called}, you are challenged!"
 
 
 def team_names(users: tuple[int, ...]) -> str:
@@ -667,8 +690,36 @@ class ClaimButton(
         await play.claim(interaction, self.game_id)
 
 
+class RematchButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"idz:rm:(?P<game>[0-9]+)",
+):
+    """On a finished game's board: its players ask for the same game with sides swapped."""
+
+    def __init__(self, game_id: int | None):
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"idz:rm:{shown(game_id)}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
+        return cls(parse_id(match["game"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from . import rematch
+
+        await rematch.rematch(interaction, self.game_id)
+
+
 DYNAMIC_ITEMS = (
     ChallengeButton,
+    RematchButton,
     BoardButton,
     RollButton,
     AnswerButton,

@@ -255,6 +255,7 @@ PLAN_PARAMS = {
     "guild_settings": (GUILD,),
     "vacation": (GUILD, 11, 2027),
     "active_vacation": (GUILD, 11, START),
+    "rematch_of": (1,),
 }
 
 

@@ -246,6 +246,7 @@ PLAN_PARAMS = {
     "guild_settings": (7,),
     "vacation": (7, 11, 2027),
     "active_vacation": (7, 11, START),
+    "rematch_of": (1,),
 }
 
 # The index each query must use (by name), on a table too big to scan.
@@ -264,6 +265,7 @@ PLAN_INDEXES = {
     "guild_settings": "guild_settings_pkey",
     "vacation": "vacations_pkey",
     "active_vacation": "vacations_pkey",
+    "rematch_of": "challenges_rematch",
 }
 
 
@@ -296,6 +298,14 @@ async def test_every_hot_query_uses_its_index(pg_url):
         " SELECT 1, 2, 'shax', n, n + 1, 'me',"
         " CASE WHEN n % 100 = 0 THEN 'pending' ELSE 'declined' END, n, n + 60"
         " FROM generate_series(1, 5000) AS n",
+    )
+    await sql(  # and rematches of most games, all settled but one in a hundred
+        pg_url,
+        "INSERT INTO challenges (guild_id, channel_id, kind, challenger_id, opponent_id, first,"
+        " status, created_at, expires_at, rematch_of)"
+        " SELECT 1, 2, 'shax', n, n + 1, 'me',"
+        " CASE WHEN n % 100 = 0 THEN 'pending' ELSE 'expired' END, n, n + 60, n"
+        " FROM generate_series(1, 20000) AS n",
     )
     await sql(pg_url, "ANALYZE")
     assert set(PLAN_PARAMS) == set(QUERIES) == set(PLAN_INDEXES)

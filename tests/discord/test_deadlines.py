@@ -87,10 +87,13 @@ async def test_a_one_hour_game_reminds_offers_the_claim_and_ends_on_time(world):
         f"{w.alice.mention} ran out of time in Shax #1: the game is over (Black wins: timeout)."
     )
     assert sent_mentions(w.env, over.content) == [[w.alice.id]]
-    assert labels(over) == [] and footer(over) == "Game 1 · version 2"
+    assert labels(over) == ["Rematch"] and footer(over) == "Game 1 · version 2"
     assert "**Black wins: timeout**" in description(over)
     assert field_value(over, "Clock") is None
-    assert [labels(m) for m in boards(thread)] == [[], []]  # the first board's buttons are off
+    assert [labels(m) for m in boards(thread)] == [
+        [],
+        ["Rematch"],
+    ]  # the first board gave its buttons up
     posted = len(thread.history())
     await tick_to(w, start + 40 * DAY)
     assert len(thread.history()) == posted  # posted once, and nothing after the end
@@ -207,5 +210,5 @@ async def test_the_time_out_goes_to_the_channel_when_the_thread_refuses_posts(wo
     await w.env.advance_time(TICK)
     [over] = boards(w.channel)
     assert over.content.startswith(f"{w.alice.mention} ran out of time in Shax #{match.game_id}")
-    assert labels(over) == []
+    assert labels(over) == ["Rematch"]
     assert len(boards(match.where)) == 1  # the thread keeps its first board

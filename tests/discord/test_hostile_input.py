@@ -83,6 +83,8 @@ def fill(
     for param in command.parameters:
         if param.name == target:
             options[param.name] = value
+        elif param.name == "opponent":  # left empty, a challenge is open: a public message
+            options[param.name] = caller  # (the empty one: tests/discord/test_rematch.py)
         elif not param.required:
             continue
         elif param.choices:

@@ -1,0 +1,53 @@
+"""The Rematch button of a finished game's board: the same challenge with sides swapped,
+posted where the game's challenge was (the game's channel, not its thread: a game's thread
+holds that game only). The rules are in bot/challenges.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.service import ServiceError
+
+from .play import guild_id, service
+from .ui import (
+    answer_error,
+    answer_publicly,
+    challenge_content,
+    challenge_embed,
+    challenge_view,
+    message_link,
+    players_only,
+    send_in,
+    tell,
+)
+
+if TYPE_CHECKING:
+    from bot.app import IdzevaBot
+
+
+async def rematch(interaction: discord.Interaction, game_id: int) -> None:
+    svc = service(interaction)
+    try:
+        created = await svc.rematch(game_id, interaction.user.id, guild_id=guild_id(interaction))
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    message = {
+        "content": challenge_content(created),
+        "embed": challenge_embed(created),
+        "view": challenge_view(created),
+        "allowed_mentions": players_only(created),
+    }
+    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
+    channel = bot.get_channel(created.channel_id)
+    here = channel if isinstance(channel, discord.abc.Messageable) else None
+    posted = await send_in(here, message, game_id)
+    if posted is None:  # the bot cannot post in the channel: the challenge answers the click
+        posted = await answer_publicly(interaction, message)
+    elif interaction.channel_id != created.channel_id:
+        link = message_link(created.guild_id, created.channel_id, posted.id)
+        await tell(interaction, f"Rematch sent: {link}")
+    if posted is not None:
+        await svc.set_challenge_message(created.challenge_id, posted.id)
