@@ -38,6 +38,7 @@ EXTENSIONS = (
     "cogs.chebache",
     "cogs.sachidjun",
     "cogs.jikaida",
+    "cogs.settings",
 )
 TICK_SECONDS = 60.0
 

@@ -58,8 +58,8 @@ class Settings:
     db_path: str = "./idzeva.db"
     dev_guild: int | None = None
     challenge_ttl: float = 24 * HOUR
-    remind_after: float = 24 * HOUR
-    claim_after: float = 7 * DAY
+    # The time per move of a game whose challenge and server chose none (IDZEVA_CLAIM_DAYS).
+    claim_after: float = 3 * DAY
     docs_url: str = DEFAULT_DOCS_URL
     # Worker processes for engine work and rendering: None, one per core; 0, a thread.
     workers: int | None = None
@@ -86,7 +86,6 @@ class Settings:
             db_path=env.get("IDZEVA_DB", "").strip() or cls.db_path,
             dev_guild=_optional_int(env, "IDZEVA_DEV_GUILD"),
             challenge_ttl=_duration(env, "IDZEVA_CHALLENGE_HOURS", HOUR, cls.challenge_ttl),
-            remind_after=_duration(env, "IDZEVA_REMIND_HOURS", HOUR, cls.remind_after),
             claim_after=_duration(env, "IDZEVA_CLAIM_DAYS", DAY, cls.claim_after),
             docs_url=env.get("IDZEVA_DOCS_URL", "").strip() or DEFAULT_DOCS_URL,
             workers=_workers(env),

@@ -23,7 +23,9 @@ from .store import Store, StoreError, decode_state, encode_state, rate_finished
 from .store_pg import PostgresStore, display_url
 
 TABLES = ("games", "challenges", "game_events", "notify_prefs")
-KEYED_TABLES = ("jobs", "bot_values")  # schema 5: notices not yet sent, the command hash
+# No ids: notices not yet sent and the command hash (schema 5), server settings and
+# vacations (schema 9).
+KEYED_TABLES = ("jobs", "bot_values", "guild_settings", "vacations")
 BATCH = 1000
 
 

@@ -20,13 +20,15 @@ from typing import Any
 from games import Game, game_class, load_game
 from games.base import DiceSpec, IllegalMove, LogEntry
 
+from . import clocks, notify, ratings, records, takebacks, workers
 from . import events as game_events
-from . import notify, ratings, records, takebacks, workers
 from .config import Settings
 from .events import GameEvent
 from .jobs import Outbox, once
+from .server_settings import Refused, ServerSettings, change
 from .storage import GameStore
 from .store import ChallengeRow, GameRow
+from .vacations import Vacations
 from .workers import Action, Snapshot, Workers
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,7 @@ class BoardView:
     note: str | None = None  # what just happened that the position alone does not tell
     answers: tuple[tuple[str, str], ...] = ()  # (move, label) to offer as buttons
     bot_levels: tuple[tuple[int, str], ...] = ()  # (seat, level) of seats the bot plays
+    clock: str | None = None  # "<@1> moves <t:...:R>", or the mover's vacation
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ class ChallengeView:
     accepted: tuple[int, ...] = ()  # invited players who accepted so far
     options: tuple[tuple[str, str], ...] = ()
     draws_sides: bool = False  # sides and colours are drawn by dice on acceptance
+    time: int | None = None  # seconds per move (``options["time"]``)
     seats: tuple[int, ...] = ()  # players per seat when the challenge fixes them (a rematch)
     seat_names: tuple[str, ...] = ()  # the names of those seats
     rematch_of: int | None = None  # the game this challenge replays
@@ -128,7 +132,8 @@ class GameSummary:
 class Notice:
     """Something ``tick()`` found that the bot must post."""
 
-    kind: str  # "reminder" | "claimable" | "challenge_expired" | "digest" (a DM)
+    kind: str  # "reminder" | "claimable" | "timed_out" | "challenge_expired" | "vacation"
+    # | "digest" (a DM)
     game_id: int | None
     challenge_id: int | None
     guild_id: int
@@ -233,6 +238,7 @@ class GameService:
         # loaded here for menu searches (only when someone types).
         self._snapshots: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
         self._search_games: OrderedDict[tuple[int, int], Game] = OrderedDict()
+        self._vacations = Vacations(store, clock, lambda row: self._mover_and_waiting(row)[0])
 
     async def close(self) -> None:
         """Stop the worker processes, if any."""
@@ -254,12 +260,15 @@ class GameService:
         partner_id: int | None = None,
         opponent_partner_id: int | None = None,
         bots: Iterable[int] = (),
-        options: dict[str, str] | None = None,
+        options: dict[str, Any] | None = None,
+        parent_channel_id: int | None = None,
     ) -> ChallengeView:
         """A challenge to ``opponent_id``; team games may name a partner for either side
         (every invited player must accept). ``bots``: invited users who are bots; only the
         bot's own user may play (any number of seats), with a ``level`` option. Without an
-        opponent, the challenge is open (bot/challenges.py): one against one."""
+        opponent, the challenge is open (bot/challenges.py): one against one.
+        ``options["time"]``: seconds per move (default: the server's); the server's settings
+        may refuse the game or the channel (``parent_channel_id``: a thread's channel)."""
         from . import opponent
 
         partners = (partner_id, opponent_partner_id)
@@ -290,6 +299,16 @@ class GameService:
         colours = [name.lower() for name in cls.seat_names[:2]]
         if colour is not None and colour not in (*colours, "random"):
             raise ServiceError(f"The colour must be {' or '.join(colours)} or random.")
+        rules = await self.server_settings(guild_id)
+        try:
+            here = (channel_id, parent_channel_id or channel_id)
+            options = rules.challenge_options(
+                cls.key, here, options or {}, self._settings.claim_after
+            )
+        except Refused as refused:
+            raise NotAllowed(str(refused)) from None
+        except clocks.ClockError as error:
+            raise ServiceError(str(error)) from None
         now = self._clock()
         challenge_id = await self._store.insert_challenge(
             guild_id=guild_id,
@@ -303,7 +322,7 @@ class GameService:
             created_at=now,
             expires_at=now + self._settings.challenge_ttl,
             partners=partners,
-            options=dict(options or {}),
+            options=options,
         )
         return await self.get_challenge(challenge_id)
 
@@ -365,7 +384,9 @@ class GameService:
             updated_at=now,
             options=opponent.game_options(row.options, players, self.bot_user_id),
             taken_by=taker,
-            **self._new_turn(now),
+            **await self._turn_columns(
+                row.guild_id, row.options, _user(players, game.to_move), now
+            ),
         )
         if game_id is None:  # answered or expired meanwhile
             fresh = await self._challenge(challenge_id)
@@ -626,7 +647,7 @@ class GameService:
         expected_version: int | None = None,
     ) -> BoardView:
         action = partial(_move_action, user_id, text)
-        return await self._change(game_id, guild_id, expected_version, action)
+        return await self._change(game_id, guild_id, expected_version, action, actor=user_id)
 
     async def roll(
         self, game_id: int, user_id: int, *, guild_id: int, expected_version: int | None = None
@@ -648,7 +669,7 @@ class GameService:
             raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
         dice = self._roll(spec)  # here, not in the worker: the roller is the service's
         action = partial(_roll_action, user_id, dice)
-        board, after = await self._apply(row, action)
+        board, after = await self._apply(row, action, actor=user_id)
         return replace(board, note=_roll_note(after, before.to_move, before.mover, dice))
 
     async def play_turn(
@@ -726,6 +747,7 @@ class GameService:
         notices += await self._expire_challenges(now)
         notices += await self._reminders(now)
         notices += await self._claimables(now)
+        notices += await self._timeouts(now)
         notices += await notify.digests(self, now)  # marked sent for the day first (bot/notify.py)
         for notice in notices:
             if send is not None:
@@ -788,18 +810,29 @@ class GameService:
         return notices
 
     async def _reminders(self, now: float) -> list[Notice]:
+        """At half the time per move and near its end (``clocks.reminder_offsets``)."""
         notices = []
         for row in await self._store.games_to_remind(now):
-            mark = partial(self._store.mark_notified, row.id, row.version, "reminded")
+            started = row.turn_started_at if row.turn_started_at is not None else now
+            due, next_at = clocks.reminder_state(started, self._time_of(row.options), now)
+            sent = max(due, row.reminded)
+            mark = partial(
+                self._store.mark_reminded, row.id, row.version, row.reminded, sent, next_at
+            )
             mover, _ = self._mover_and_waiting(row)
-            if mover is None or mover == self.bot_user_id:  # the bot opponent needs no nudge
-                await mark()
+            if (
+                mover is None
+                or mover == self.bot_user_id  # the bot opponent needs no nudge
+                or due <= row.reminded
+                or clocks.paused(row.paused_until, now)
+            ):
+                await mark()  # nothing to say: the next reminder's time only
                 continue
-            since = _since(row.turn_started_at)
-            text = f"<@{mover}>, it is your turn in {_title(row.kind)} #{row.id}{since}."
+            ends = f": your time runs out <t:{int(row.claim_at)}:R>" if row.claim_at else ""
+            text = f"<@{mover}>, it is your turn in {_title(row.kind)} #{row.id}{ends}."
             notice = await self._notice_once(
                 _game_notice("reminder", row, mover, text),
-                f"reminder:{row.id}:{row.version}",
+                f"reminder:{row.id}:{row.version}:{sent}",
                 mark,
                 partial(self._same_version, row),
             )
@@ -810,14 +843,18 @@ class GameService:
     async def _claimables(self, now: float) -> list[Notice]:
         notices = []
         for row in await self._store.games_claimable(now):
+            if clocks.paused(row.paused_until, now):  # the mover is on vacation
+                continue
             mark = partial(self._store.mark_notified, row.id, row.version, "claim_notified")
             mover, waiting = self._mover_and_waiting(row)
             if mover is None or waiting is None or waiting == self.bot_user_id:
                 await mark()
                 continue
+            ends = f" <t:{int(row.timeout_at)}:R>" if row.timeout_at else ""
             text = (
                 f"<@{waiting}>, <@{mover}> has not moved in {_title(row.kind)} #{row.id}"
-                f"{_since(row.turn_started_at)}: you may claim the win by timeout."
+                f"{_since(row.turn_started_at)}: you may claim the win by timeout"
+                + (f"; otherwise the game ends on time{ends}." if ends else ".")
             )
             notice = await self._notice_once(
                 _game_notice("claimable", row, waiting, text),
@@ -829,6 +866,91 @@ class GameService:
                 notices.append(notice)
         return notices
 
+    async def _timeouts(self, now: float) -> list[Notice]:
+        """End on time the games whose time and grace are out: recorded as a claim by the
+        waiting side, once (the write succeeds for one version only), then announced."""
+        notices = []
+        for row in await self._store.games_timed_out(now):
+            mover, waiting = self._mover_and_waiting(row)
+            if mover is None or waiting is None or clocks.paused(row.paused_until, now):
+                continue
+            try:
+                board, _ = await self._apply(row, partial(_claim_timeout_action, waiting))
+            except ServiceError:  # another process ended it, or it changed meanwhile
+                continue
+            text = (
+                f"<@{mover}> ran out of time in {board.title} #{row.id}: the game is over"
+                f" ({board.result})."
+            )
+            # The game's write was the mark (one process made it): its notice is a job.
+            notice = _game_notice("timed_out", row, mover, text)
+            payload = {name: value for name, value in vars(notice).items() if name != "key"}
+            if await self._outbox.add(f"timed_out:{row.id}", payload):
+                notices.append(replace(notice, key=f"timed_out:{row.id}"))
+        return notices
+
+    # ---- server settings and vacations ---------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> ServerSettings:
+        return ServerSettings.from_json(await self._store.guild_settings(guild_id))
+
+    async def change_server_settings(
+        self, guild_id: int, user_id: int, *, manager: bool, **changes: Any
+    ) -> ServerSettings:
+        """Members with Manage Server (``manager``) change the settings (``change``)."""
+        if not manager:
+            raise NotAllowed("Only members with the Manage Server permission change settings.")
+        try:
+            new = change(await self.server_settings(guild_id), **changes)
+        except ValueError as error:
+            raise ServiceError(str(error)) from None
+        await self._store.put_guild_settings(
+            guild_id, new.to_json(), now=self._clock(), user_id=user_id
+        )
+        return new
+
+    async def vacation(self, guild_id: int, user_id: int) -> clocks.VacationStatus:
+        allowance = (await self.server_settings(guild_id)).vacation_days
+        return await self._vacations.status(guild_id, user_id, allowance)
+
+    async def start_vacation(self, guild_id: int, user_id: int, days: int) -> clocks.VacationStatus:
+        """``days`` from now: the player's clocks wait in all their games here; 0 ends the
+        running vacation."""
+        allowance = (await self.server_settings(guild_id)).vacation_days
+        if days == 0:
+            if not await self._vacations.end(guild_id, user_id):
+                raise ServiceError("You are not on vacation.")
+            return await self._vacations.status(guild_id, user_id, allowance)
+        try:
+            return await self._vacations.start(guild_id, user_id, days, allowance)
+        except clocks.ClockError as error:
+            raise ServiceError(str(error)) from None
+
+    async def vacation_notices(self, guild_id: int, user_id: int) -> list[Notice]:
+        """For the opponents, in each game whose clock the player's vacation holds now."""
+        now = self._clock()
+        notices = []
+        for row in await self._store.games_of_user(guild_id, user_id):
+            mover, _ = self._mover_and_waiting(row)
+            if mover == user_id and clocks.paused(row.paused_until, now):
+                text = (
+                    f"<@{user_id}> is on vacation until <t:{int(row.paused_until or 0)}:f>:"
+                    f" the clock of {_title(row.kind)} #{row.id} waits."
+                )
+                notices.append(_game_notice("vacation", row, user_id, text))
+        return notices
+
+    def _time_of(self, options: dict[str, Any]) -> float:
+        return clocks.seconds(options, "time", self._settings.claim_after)
+
+    async def _turn_columns(
+        self, guild_id: int, options: dict[str, Any], mover: int | None, now: float
+    ) -> dict[str, Any]:
+        """A new turn's deadlines; a mover on vacation starts when it ends."""
+        away = None if mover is None else await self._store.active_vacation(guild_id, mover, now)
+        grace = clocks.seconds(options, "grace", clocks.DEFAULT_GRACE)
+        return clocks.new_turn(now, self._time_of(options), grace, away.until if away else None)
+
     async def _same_version(self, row: GameRow) -> bool:
         """Whether the game is still at ``row``'s version (nobody moved since the scan)."""
         current = await self._store.game_version(row.id)
@@ -837,16 +959,23 @@ class GameService:
     # ---- internals -----------------------------------------------------------------
 
     async def _change(
-        self, game_id: int, guild_id: int, expected_version: int | None, action: Action
+        self,
+        game_id: int,
+        guild_id: int,
+        expected_version: int | None,
+        action: Action,
+        actor: int | None = None,
     ) -> BoardView:
         """Load, check the version, apply ``action``, write ``WHERE version = v``."""
         row = await self._game_row(game_id, guild_id)
         if expected_version is not None and expected_version != row.version:
             raise StaleBoard(self._view(row, await self._snapshot(row)))
-        board, _ = await self._apply(row, action)
+        board, _ = await self._apply(row, action, actor)
         return board
 
-    async def _apply(self, row: GameRow, action: Action) -> tuple[BoardView, Snapshot]:
+    async def _apply(
+        self, row: GameRow, action: Action, actor: int | None = None
+    ) -> tuple[BoardView, Snapshot]:
         """Apply ``action`` to the row's version and write it: loading, applying, the next
         menu and the board are one job in a worker (the legal moves known for this version
         go with it, so they are not generated again); here only I/O."""
@@ -855,7 +984,8 @@ class GameService:
         legal = None if known is None else known.legal
         done = await self._workers.run(workers.apply, row, action, now, legal, self._renderer)
         after = done.shown.snapshot
-        columns = done.columns | {"updated_at": now} | self._timer_columns(done.before, after, now)
+        timer = await self._timer_columns(row, done.before, after, now)
+        columns = done.columns | {"updated_at": now} | timer
         # The time of each logged action, then what the action says happened (bot/events.py).
         said = columns.pop("events", ())
         history = [GameEvent(game_events.ENTRY, e.seat, ply, now) for ply, e in done.entries]
@@ -872,6 +1002,9 @@ class GameService:
         ):
             raise StaleBoard(await self.board(row.id, row.guild_id, with_image=False))
         changed = replace(row, version=row.version + 1, **columns)
+        if actor is not None and clocks.paused(row.paused_until, now):  # back from vacation
+            await self._vacations.end(row.guild_id, actor)
+            changed = await self._game_row(row.id, row.guild_id)
         # The next player's menu is ready before they start typing.
         _remember(self._snapshots, (changed.id, changed.version), after)
         extra = await self._rating_fields(changed) if after.is_over else ()
@@ -926,22 +1059,17 @@ class GameService:
             log.error("rendering %s failed", kind, exc_info=RenderFailed(shown.render_error))
         return shown.image
 
-    def _timer_columns(self, before: int | None, after: Snapshot, now: float) -> dict[str, Any]:
-        """Restart the turn clock when the player to move changes; stop it at the end."""
+    async def _timer_columns(
+        self, row: GameRow, before: int | None, after: Snapshot, now: float
+    ) -> dict[str, Any]:
+        """Restart the turn clock when the player to move changes (one clock per player's
+        turn, not per seat or sub-action); stop it at the end."""
         if after.is_over:
-            return {"remind_at": None, "claim_at": None}
-        if after.to_move == before:
+            return {"remind_at": None, "claim_at": None, "timeout_at": None, "paused_until": None}
+        mover = _user(row.players, after.to_move)
+        if mover == _user(row.players, before):
             return {}
-        return self._new_turn(now)
-
-    def _new_turn(self, now: float) -> dict[str, Any]:
-        return {
-            "turn_started_at": now,
-            "remind_at": now + self._settings.remind_after,
-            "reminded": 0,
-            "claim_at": now + self._settings.claim_after,
-            "claim_notified": 0,
-        }
+        return await self._turn_columns(row.guild_id, row.options, mover, now)
 
     async def _challenge(self, challenge_id: int) -> ChallengeRow:
         row = await self._store.get_challenge(challenge_id)
@@ -1001,6 +1129,11 @@ class GameService:
             legal_count=len(snapshot.legal),
             answers=snapshot.answers,
             bot_levels=_bot_levels(row),
+            clock=None
+            if seat is None or snapshot.is_over
+            else clocks.clock_line(
+                row.players[seat], row.claim_at, row.paused_until, self._clock()
+            ),
         )
 
     def _summary(self, row: GameRow) -> GameSummary:
@@ -1191,7 +1324,12 @@ def _challenge_view(row: ChallengeRow, now: float) -> ChallengeView:
         seats=row.seats or (),
         seat_names=seat_names,
         rematch_of=row.rematch_of,
+        time=row.options.get("time") if isinstance(row.options.get("time"), int) else None,
     )
+
+
+def _user(players: Sequence[int], seat: int | None) -> int | None:
+    return None if seat is None else players[seat]
 
 
 def _require_player(row: GameRow, user_id: int) -> int:
@@ -1290,6 +1428,9 @@ def _claim_timeout_action(user_id: int, row: GameRow, game: Game, now: float) ->
     if mover is not None and game.team_of(mover) == game.team_of(seat):
         whose = "your" if mover == seat else "your side's"
         raise NotAllowed(f"It is {whose} turn: there is nothing to claim.")
+    if clocks.paused(row.paused_until, now) and mover is not None:
+        until = int(row.paused_until or 0)
+        raise NotAllowed(f"<@{row.players[mover]}> is on vacation until <t:{until}:f>.")
     if row.claim_at is None or now < row.claim_at:
         when = f" <t:{int(row.claim_at)}:R>" if row.claim_at is not None else " later"
         raise NotAllowed(f"You can claim a win by timeout{when}.")

@@ -14,7 +14,7 @@ from games.base import LogEntry
 
 from .events import GameEvent
 from .ratings import Change, RatingJob, Standing
-from .store import ChallengeRow, GameRow, MoveRow, NotifyRow, Store, StoreError
+from .store import ChallengeRow, GameRow, MoveRow, NotifyRow, Store, StoreError, VacationRow
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
@@ -114,6 +114,44 @@ class GameStore(Protocol):
     async def games_to_remind(self, now: float) -> list[GameRow]: ...
 
     async def games_claimable(self, now: float) -> list[GameRow]: ...
+
+    async def games_timed_out(self, now: float) -> list[GameRow]: ...
+
+    async def mark_reminded(
+        self, game_id: int, version: int, sent: int, now_sent: int, next_at: float | None
+    ) -> bool: ...
+
+    async def shift_clock(
+        self, game_id: int, version: int, delta: float, paused_until: float | None
+    ) -> bool: ...
+
+    async def guild_settings(self, guild_id: int) -> str | None: ...
+
+    async def put_guild_settings(
+        self, guild_id: int, settings: str, *, now: float, user_id: int
+    ) -> None: ...
+
+    async def vacation(self, guild_id: int, user_id: int, year: int) -> VacationRow | None: ...
+
+    async def active_vacation(
+        self, guild_id: int, user_id: int, now: float
+    ) -> VacationRow | None: ...
+
+    async def book_vacation(
+        self,
+        guild_id: int,
+        user_id: int,
+        year: int,
+        *,
+        days: int,
+        allowance: int,
+        now: float,
+        until: float,
+    ) -> bool: ...
+
+    async def end_vacation(
+        self, guild_id: int, user_id: int, year: int, *, until: float, now: float, refund: int
+    ) -> bool: ...
 
     async def query_plan(self, name: str, params: Sequence[Any]) -> list[str]: ...
 

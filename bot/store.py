@@ -293,6 +293,35 @@ MIGRATIONS: list[str] = [
     CREATE INDEX history_of_user_game
         ON rating_history (guild_id, user_id, game, finished_at DESC, game_id DESC);
     """,
+    # 9: correspondence clocks (bot/clocks.py). ``reminded`` counts this turn's reminders
+    # and ``remind_at`` is the next one (NULL: none left); ``timeout_at``: when the bot ends
+    # the game on time; ``paused_until``: the mover's vacation holds the clock until then.
+    # Games already running end on time a day after their deadline. A server's settings
+    # (one JSON object, bot/server_settings.py) and each player's vacations per year.
+    """
+    ALTER TABLE games ADD COLUMN timeout_at REAL;
+    ALTER TABLE games ADD COLUMN paused_until REAL;
+    UPDATE games SET remind_at = NULL WHERE reminded <> 0;
+    UPDATE games SET timeout_at = claim_at + 86400 WHERE status = 'active' AND claim_at IS NOT NULL;
+    DROP INDEX games_to_remind;
+    CREATE INDEX games_to_remind ON games (remind_at) WHERE status = 'active';
+    CREATE INDEX games_to_time_out ON games (timeout_at) WHERE status = 'active';
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}',
+        updated_at REAL NOT NULL,
+        updated_by INTEGER
+    );
+    CREATE TABLE vacations (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        year INTEGER NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0,
+        started_at REAL,
+        until REAL,
+        PRIMARY KEY (guild_id, user_id, year)
+    );
+    """,
 ]
 # The schema version from which games are rated; the upgrade to it rates the games already
 # finished, in order (``_rate_finished``). Found by position: migrations may be renumbered.
@@ -324,7 +353,7 @@ _LISTED_GAME = (
     " games.kind, games.variants, games.players, games.version, games.status, games.result,"
     " games.created_at, games.updated_at, games.turn_started_at, games.remind_at,"
     " games.reminded, games.claim_at, games.claim_notified, games.draw_offer_seat,"
-    " games.options,"
+    " games.options, games.timeout_at, games.paused_until,"
     " CASE WHEN games.status = 'finished' AND games.result IS NOT NULL THEN ''"
     " ELSE games.state END AS state"
 )
@@ -349,8 +378,10 @@ QUERIES = {
         " ORDER BY status = 'finished', id DESC LIMIT 1"
     ),
     "games_to_remind": (
-        "SELECT * FROM games WHERE status = 'active' AND reminded = 0 AND remind_at <= ?"
-        " ORDER BY remind_at"
+        "SELECT * FROM games WHERE status = 'active' AND remind_at <= ? ORDER BY remind_at"
+    ),
+    "games_timed_out": (
+        "SELECT * FROM games WHERE status = 'active' AND timeout_at <= ? ORDER BY timeout_at"
     ),
     "games_claimable": (
         "SELECT * FROM games WHERE status = 'active' AND claim_notified = 0"
@@ -365,6 +396,12 @@ QUERIES = {
     "get_challenge": "SELECT * FROM challenges WHERE id = ?",
     "challenges_expired": (
         "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at"
+    ),
+    "guild_settings": "SELECT settings FROM guild_settings WHERE guild_id = ?",
+    "vacation": "SELECT * FROM vacations WHERE guild_id = ? AND user_id = ? AND year = ?",
+    "active_vacation": (
+        "SELECT * FROM vacations WHERE guild_id = ? AND user_id = ? AND until > ?"
+        " ORDER BY until DESC LIMIT 1"
     ),
     "rematch_of": (
         "SELECT * FROM challenges WHERE rematch_of = ? AND rematch_of IS NOT NULL"
@@ -425,8 +462,12 @@ GAME_COLUMNS = frozenset(
         "claim_at",
         "claim_notified",
         "draw_offer_seat",
+        "timeout_at",
+        "paused_until",
     ]
 )
+# The deadline columns a vacation moves (``shift_clock``), without a new version.
+CLOCK_COLUMNS = ("turn_started_at", "remind_at", "claim_at", "timeout_at")
 CHALLENGE_COLUMNS = frozenset(["message_id", "status", "game_id", "accepted"])
 
 
@@ -453,6 +494,8 @@ class GameRow:
     claim_notified: int
     draw_offer_seat: int | None
     options: dict[str, Any]  # per-game settings, from the challenge (migration 4)
+    timeout_at: float | None = None  # the bot ends the game on time (migration 6)
+    paused_until: float | None = None  # the mover's vacation holds the clock until then
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:
@@ -515,6 +558,22 @@ class ChallengeRow:
             (self.challenger_id, *([mine] if mine else [])),
             (*opponent, *([theirs] if theirs else [])),
         )
+
+
+@dataclass(frozen=True)
+class VacationRow:
+    """A player's vacations in a server for one year: the days booked, and the latest."""
+
+    guild_id: int
+    user_id: int
+    year: int
+    used: int  # days taken this year (the unused part of a vacation ended early refunded)
+    started_at: float | None
+    until: float | None
+
+    @classmethod
+    def from_row(cls, row: Any) -> VacationRow:
+        return cls(**_known_columns(cls, row))
 
 
 @dataclass(frozen=True)
@@ -885,6 +944,34 @@ class Store:
             "games", game_id, {flag: 1}, {"version": version, flag: 0, "status": "active"}
         )
 
+    async def mark_reminded(
+        self, game_id: int, version: int, sent: int, now_sent: int, next_at: float | None
+    ) -> bool:
+        """Count a reminder once: ``reminded`` goes from ``sent`` to ``now_sent`` and the next
+        one is due at ``next_at``, for this version of the game only."""
+        return await self._update_where(
+            "games",
+            game_id,
+            {"reminded": now_sent, "remind_at": next_at},
+            {"version": version, "reminded": sent, "status": "active"},
+        )
+
+    async def shift_clock(
+        self, game_id: int, version: int, delta: float, paused_until: float | None
+    ) -> bool:
+        """Move the turn's deadlines by ``delta`` seconds (a vacation starts or ends) and set
+        ``paused_until``, for this version of the game only; the version stays (the board's
+        buttons stay valid)."""
+        moved = ", ".join(f"{name} = {name} + ?" for name in CLOCK_COLUMNS)
+        sql = (
+            f"UPDATE games SET {moved}, paused_until = ?"
+            " WHERE id = ? AND version = ? AND status = 'active'"
+        )
+        params = [*(delta for _ in CLOCK_COLUMNS), paused_until, game_id, version]
+        async with self._write() as db:
+            cursor = await _run(db, sql, params)
+            return cursor.rowcount == 1
+
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The game's record, from the log in its state (ValueError if that is damaged)."""
         row = await self._fetchone(QUERIES["moves"], (game_id,))
@@ -923,6 +1010,80 @@ class Store:
     async def games_claimable(self, now: float) -> list[GameRow]:
         rows = await self._fetchall(QUERIES["games_claimable"], (now,))
         return [GameRow.from_row(row) for row in rows]
+
+    async def games_timed_out(self, now: float) -> list[GameRow]:
+        rows = await self._fetchall(QUERIES["games_timed_out"], (now,))
+        return [GameRow.from_row(row) for row in rows]
+
+    # ---- server settings and vacations ------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> str | None:
+        """The server's settings (JSON), or None when it never changed them."""
+        row = await self._fetchone(QUERIES["guild_settings"], (guild_id,))
+        return row[0] if row else None
+
+    async def put_guild_settings(
+        self, guild_id: int, settings: str, *, now: float, user_id: int
+    ) -> None:
+        async with self._write() as db:
+            await _run(
+                db,
+                "INSERT INTO guild_settings (guild_id, settings, updated_at, updated_by)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " settings = excluded.settings, updated_at = excluded.updated_at,"
+                " updated_by = excluded.updated_by",
+                (guild_id, settings, now, user_id),
+            )
+
+    async def vacation(self, guild_id: int, user_id: int, year: int) -> VacationRow | None:
+        row = await self._fetchone(QUERIES["vacation"], (guild_id, user_id, year))
+        return VacationRow.from_row(row) if row else None
+
+    async def active_vacation(self, guild_id: int, user_id: int, now: float) -> VacationRow | None:
+        row = await self._fetchone(QUERIES["active_vacation"], (guild_id, user_id, now))
+        return VacationRow.from_row(row) if row else None
+
+    async def book_vacation(
+        self,
+        guild_id: int,
+        user_id: int,
+        year: int,
+        *,
+        days: int,
+        allowance: int,
+        now: float,
+        until: float,
+    ) -> bool:
+        """Start a vacation of ``days`` until ``until``, if the year's allowance has room and
+        no vacation is running (checked in the same statement: two clicks book once)."""
+        async with self._write() as db:
+            await _run(
+                db,
+                "INSERT OR IGNORE INTO vacations (guild_id, user_id, year, used)"
+                " VALUES (?, ?, ?, 0)",
+                (guild_id, user_id, year),
+            )
+            cursor = await _run(
+                db,
+                "UPDATE vacations SET used = used + ?, started_at = ?, until = ?"
+                " WHERE guild_id = ? AND user_id = ? AND year = ? AND used + ? <= ?"
+                " AND (until IS NULL OR until <= ?)",
+                (days, now, until, guild_id, user_id, year, days, allowance, now),
+            )
+            return cursor.rowcount == 1
+
+    async def end_vacation(
+        self, guild_id: int, user_id: int, year: int, *, until: float, now: float, refund: int
+    ) -> bool:
+        """End the vacation running until ``until`` at ``now``, giving back ``refund`` days."""
+        async with self._write() as db:
+            cursor = await _run(
+                db,
+                "UPDATE vacations SET used = MAX(0, used - ?), until = ?"
+                " WHERE guild_id = ? AND user_id = ? AND year = ? AND until = ?",
+                (refund, now, guild_id, user_id, year, until),
+            )
+            return cursor.rowcount == 1
 
     async def query_plan(self, name: str, params: Sequence[Any]) -> list[str]:
         """``EXPLAIN QUERY PLAN`` of one of ``QUERIES``: one line per step."""

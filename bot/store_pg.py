@@ -34,6 +34,7 @@ from .ratings import TOTAL, Change, RatingJob, Standing
 from .store import (
     CHALLENGE_COLUMNS,
     CHANGE_COLUMNS,
+    CLOCK_COLUMNS,
     GAME_COLUMNS,
     NOTIFY_COLUMNS,
     STANDING_COLUMNS,
@@ -42,6 +43,7 @@ from .store import (
     MoveRow,
     NotifyRow,
     StoreError,
+    VacationRow,
     _change,
     _check_columns,
     _encode,
@@ -262,6 +264,31 @@ MIGRATIONS: list[str] = [
     CREATE INDEX history_of_user_game
         ON rating_history (guild_id, user_id, game, finished_at DESC, game_id DESC);
     """,
+    # 9: correspondence clocks, server settings, vacations (see bot/store.py).
+    """
+    ALTER TABLE games ADD COLUMN timeout_at DOUBLE PRECISION;
+    ALTER TABLE games ADD COLUMN paused_until DOUBLE PRECISION;
+    UPDATE games SET remind_at = NULL WHERE reminded <> 0;
+    UPDATE games SET timeout_at = claim_at + 86400 WHERE status = 'active' AND claim_at IS NOT NULL;
+    DROP INDEX games_to_remind;
+    CREATE INDEX games_to_remind ON games (remind_at) WHERE status = 'active';
+    CREATE INDEX games_to_time_out ON games (timeout_at) WHERE status = 'active';
+    CREATE TABLE guild_settings (
+        guild_id BIGINT PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}',
+        updated_at DOUBLE PRECISION NOT NULL,
+        updated_by BIGINT
+    );
+    CREATE TABLE vacations (
+        guild_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        year INTEGER NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0,
+        started_at DOUBLE PRECISION,
+        until DOUBLE PRECISION,
+        PRIMARY KEY (guild_id, user_id, year)
+    );
+    """,
 ]
 RATED_SINCE = MIGRATIONS.index(RATINGS_MIGRATION) + 1
 
@@ -277,7 +304,7 @@ _LISTED_GAME = (
     " games.kind, games.variants, games.players, games.version, games.status, games.result,"
     " games.created_at, games.updated_at, games.turn_started_at, games.remind_at,"
     " games.reminded, games.claim_at, games.claim_notified, games.draw_offer_seat,"
-    " games.options,"
+    " games.options, games.timeout_at, games.paused_until,"
     " CASE WHEN games.status = 'finished' AND games.result IS NOT NULL THEN "
     f"{_EMPTY_STATE}"
     " ELSE games.state END AS state"
@@ -302,8 +329,10 @@ QUERIES = {
         " ORDER BY status = 'finished', id DESC LIMIT 1"
     ),
     "games_to_remind": (
-        "SELECT * FROM games WHERE status = 'active' AND reminded = 0 AND remind_at <= $1"
-        " ORDER BY remind_at"
+        "SELECT * FROM games WHERE status = 'active' AND remind_at <= $1 ORDER BY remind_at"
+    ),
+    "games_timed_out": (
+        "SELECT * FROM games WHERE status = 'active' AND timeout_at <= $1 ORDER BY timeout_at"
     ),
     "games_claimable": (
         "SELECT * FROM games WHERE status = 'active' AND claim_notified = 0"
@@ -318,6 +347,12 @@ QUERIES = {
     "get_challenge": "SELECT * FROM challenges WHERE id = $1",
     "challenges_expired": (
         "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at"
+    ),
+    "guild_settings": "SELECT settings FROM guild_settings WHERE guild_id = $1",
+    "vacation": "SELECT * FROM vacations WHERE guild_id = $1 AND user_id = $2 AND year = $3",
+    "active_vacation": (
+        "SELECT * FROM vacations WHERE guild_id = $1 AND user_id = $2 AND until > $3"
+        " ORDER BY until DESC LIMIT 1"
     ),
     "rematch_of": (
         "SELECT * FROM challenges WHERE rematch_of = $1 AND rematch_of IS NOT NULL"
@@ -635,6 +670,36 @@ class PostgresStore:
         )
         return _count(status) == 1
 
+    async def mark_reminded(
+        self, game_id: int, version: int, sent: int, now_sent: int, next_at: float | None
+    ) -> bool:
+        """Count a reminder once (``SKIP LOCKED``, as ``mark_notified``)."""
+        status = await self._pool.execute(
+            "UPDATE games SET reminded = $1, remind_at = $2 WHERE id = ("
+            "SELECT id FROM games WHERE id = $3 AND version = $4 AND reminded = $5"
+            " AND status = 'active' FOR UPDATE SKIP LOCKED)",
+            now_sent,
+            next_at,
+            game_id,
+            version,
+            sent,
+        )
+        return _count(status) == 1
+
+    async def shift_clock(
+        self, game_id: int, version: int, delta: float, paused_until: float | None
+    ) -> bool:
+        moved = ", ".join(f"{name} = {name} + $1" for name in CLOCK_COLUMNS)
+        status = await self._pool.execute(
+            f"UPDATE games SET {moved}, paused_until = $2"
+            " WHERE id = $3 AND version = $4 AND status = 'active'",
+            delta,
+            paused_until,
+            game_id,
+            version,
+        )
+        return _count(status) == 1
+
     async def moves(self, game_id: int) -> list[MoveRow]:
         row = await self._pool.fetchrow(QUERIES["moves"], game_id)
         if row is None:
@@ -670,6 +735,85 @@ class PostgresStore:
     async def games_claimable(self, now: float) -> list[GameRow]:
         rows = await self._pool.fetch(QUERIES["games_claimable"], now)
         return [GameRow.from_row(row) for row in rows]
+
+    async def games_timed_out(self, now: float) -> list[GameRow]:
+        rows = await self._pool.fetch(QUERIES["games_timed_out"], now)
+        return [GameRow.from_row(row) for row in rows]
+
+    # ---- server settings and vacations ------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> str | None:
+        return await self._pool.fetchval(QUERIES["guild_settings"], guild_id)
+
+    async def put_guild_settings(
+        self, guild_id: int, settings: str, *, now: float, user_id: int
+    ) -> None:
+        await self._pool.execute(
+            "INSERT INTO guild_settings (guild_id, settings, updated_at, updated_by)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET"
+            " settings = excluded.settings, updated_at = excluded.updated_at,"
+            " updated_by = excluded.updated_by",
+            guild_id,
+            settings,
+            now,
+            user_id,
+        )
+
+    async def vacation(self, guild_id: int, user_id: int, year: int) -> VacationRow | None:
+        row = await self._pool.fetchrow(QUERIES["vacation"], guild_id, user_id, year)
+        return VacationRow.from_row(row) if row else None
+
+    async def active_vacation(self, guild_id: int, user_id: int, now: float) -> VacationRow | None:
+        row = await self._pool.fetchrow(QUERIES["active_vacation"], guild_id, user_id, now)
+        return VacationRow.from_row(row) if row else None
+
+    async def book_vacation(
+        self,
+        guild_id: int,
+        user_id: int,
+        year: int,
+        *,
+        days: int,
+        allowance: int,
+        now: float,
+        until: float,
+    ) -> bool:
+        async with self._pool.acquire() as db, db.transaction():
+            await db.execute(
+                "INSERT INTO vacations (guild_id, user_id, year, used) VALUES ($1, $2, $3, 0)"
+                " ON CONFLICT DO NOTHING",
+                guild_id,
+                user_id,
+                year,
+            )
+            status = await db.execute(
+                "UPDATE vacations SET used = used + $1, started_at = $2, until = $3"
+                " WHERE guild_id = $4 AND user_id = $5 AND year = $6 AND used + $1 <= $7"
+                " AND (until IS NULL OR until <= $2)",
+                days,
+                now,
+                until,
+                guild_id,
+                user_id,
+                year,
+                allowance,
+            )
+            return _count(status) == 1
+
+    async def end_vacation(
+        self, guild_id: int, user_id: int, year: int, *, until: float, now: float, refund: int
+    ) -> bool:
+        status = await self._pool.execute(
+            "UPDATE vacations SET used = GREATEST(0, used - $1), until = $2"
+            " WHERE guild_id = $3 AND user_id = $4 AND year = $5 AND until = $6",
+            refund,
+            now,
+            guild_id,
+            user_id,
+            year,
+            until,
+        )
+        return _count(status) == 1
 
     async def query_plan(self, name: str, params: Sequence[Any]) -> list[str]:
         """``EXPLAIN`` of one of ``QUERIES``: one line per line of the plan."""

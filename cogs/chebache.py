@@ -7,7 +7,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import LEVEL_CHOICES, LEVEL_HELP, OPEN_HELP, GameCog, first_choices, level_of
+from .game_cog import (
+    LEVEL_CHOICES,
+    LEVEL_HELP,
+    OPEN_HELP,
+    TIME_CHOICES,
+    TIME_HELP,
+    GameCog,
+    first_choices,
+    level_of,
+    seconds,
+)
 from .ui import refuse
 
 END_REFUSED = (
@@ -31,8 +41,9 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
         first="Who plays White (White moves first); random by default",
         level=LEVEL_HELP,
         rated="Counts for the ratings (default: yes); no makes a friendly game",
+        time=TIME_HELP,
     )
-    @app_commands.choices(first=first_choices("White"), level=LEVEL_CHOICES)
+    @app_commands.choices(first=first_choices("White"), level=LEVEL_CHOICES, time=TIME_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -40,6 +51,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
         first: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
         rated: bool = True,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
         await play.challenge(
             interaction,
@@ -48,6 +60,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
             first.value if first else "random",
             level=level_of(level),
             rated=rated,
+            time=seconds(time),
         )
 
     @app_commands.command(description="Roll the two dice of your turn")

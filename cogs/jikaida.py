@@ -8,7 +8,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import LEVEL_CHOICES, LEVEL_HELP, OPEN_HELP, RANDOM_FIRST, GameCog, level_of
+from .game_cog import (
+    LEVEL_CHOICES,
+    LEVEL_HELP,
+    OPEN_HELP,
+    RANDOM_FIRST,
+    TIME_CHOICES,
+    TIME_HELP,
+    GameCog,
+    level_of,
+    seconds,
+)
 
 FIRST_CHOICES = [
     app_commands.Choice(name="me", value="me"),
@@ -38,9 +48,14 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
         colour="The colour you play; random by default",
         rated="Counts for the ratings (default: yes); no makes a friendly game",
         level=LEVEL_HELP,
+        time=TIME_HELP,
     )
     @app_commands.choices(
-        first=FIRST_CHOICES, variant=VARIANT_CHOICES, colour=COLOUR_CHOICES, level=LEVEL_CHOICES
+        first=FIRST_CHOICES,
+        variant=VARIANT_CHOICES,
+        colour=COLOUR_CHOICES,
+        level=LEVEL_CHOICES,
+        time=TIME_CHOICES,
     )
     async def challenge(
         self,
@@ -51,6 +66,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
         colour: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
         rated: bool = True,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
         variants = ("pastang",) if variant and variant.value == "pastang" else ()
         await play.challenge(
@@ -62,6 +78,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
             options={"colour": colour.value if colour else "random"},
             level=level_of(level),
             rated=rated,
+            time=seconds(time),
         )
 
 

@@ -7,10 +7,17 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.service import Notice
+from bot.service import Notice, ServiceError
 
 from .notify import deliver, send_dm
-from .ui import ClaimButton, challenge_embed, single_button_view
+from .ui import (
+    ClaimButton,
+    board_message,
+    challenge_embed,
+    make_latest_board,
+    send_in,
+    single_button_view,
+)
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +47,8 @@ async def post_notice(bot: commands.Bot, notice: Notice) -> None:
         await send_digest(bot, notice)
     elif notice.kind == "reminder":
         await send_reminder(bot, notice, only_them)
+    elif notice.kind == "timed_out" and notice.game_id is not None:
+        await post_timed_out(bot, notice, only_them)
     elif notice.kind == "claimable" and notice.game_id is not None:
         view = single_button_view(ClaimButton(notice.game_id))
         await send_notice(bot, notice, content=notice.text, view=view, allowed_mentions=only_them)
@@ -73,6 +82,35 @@ async def send_reminder(
             home=home,
             thread_text=notice.text,
         )
+
+
+async def post_timed_out(
+    bot: commands.Bot, notice: Notice, mentions: discord.AllowedMentions
+) -> None:
+    """The final board of a game the bot ended on time, saying so, as its latest board (in
+    the channel when the thread refuses it)."""
+    try:
+        board = await bot.service.board(notice.game_id, notice.guild_id)  # type: ignore[attr-defined]
+    except ServiceError:  # gone or damaged since: the result is recorded, say it plainly
+        log.warning("game %s ended on time; its board cannot be shown", notice.game_id)
+        await send_notice(bot, notice, content=notice.text, allowed_mentions=mentions)
+        return
+    message = board_message(board) | {"content": notice.text, "allowed_mentions": mentions}
+    posted = await send_in(await notice_channel(bot, notice), message, board.game_id)
+    if posted is not None:
+        await make_latest_board(bot, board, posted.id)  # type: ignore[arg-type]
+    elif notice.thread_id:
+        await send_in(bot.get_channel(notice.channel_id), message, board.game_id)  # type: ignore[arg-type]
+
+
+async def tell_opponents(bot: commands.Bot, notice: Notice) -> None:
+    """A notice in the game's home that pings nobody (best effort)."""
+    try:
+        await send_notice(
+            bot, notice, content=notice.text, allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.HTTPException:
+        log.info("notice for %s: could not post it", notice.game_id)
 
 
 async def send_notice(bot: commands.Bot, notice: Notice, **message) -> None:

@@ -219,14 +219,17 @@ async def challenge(
     options: dict[str, Any] | None = None,
     level: str | None = None,
     rated: bool = True,
+    time: int | None = None,
 ) -> None:
-    """``level``: how well the bot plays, when it is challenged (it accepts at once)."""
+    """``level``: how well the bot plays, when it is challenged (it accepts at once);
+    ``time``: seconds per move (None: the server's default)."""
     svc = service(interaction)
     if not rated:  # absent means rated (bot/ratings.py)
         options = {**(options or {}), "rated": False}
     invited = [user for user in (opponent, partner, opponent_partner) if user is not None]
     if level is not None:
         options = {**(options or {}), "level": level}
+    chosen: dict[str, object] = {**(options or {}), **({"time": time} if time else {})}
     try:
         await refuse_in_game_thread(interaction)
         created = await svc.create_challenge(
@@ -240,7 +243,8 @@ async def challenge(
             partner_id=partner.id if partner else None,
             opponent_partner_id=opponent_partner.id if opponent_partner else None,
             bots=[user.id for user in invited if user.bot],
-            options=options,
+            options=chosen,
+            parent_channel_id=getattr(interaction.channel, "parent_id", None),
         )
     except ServiceError as error:
         await answer_error(interaction, error)
@@ -317,7 +321,8 @@ async def start_game(
     bot: IdzevaBot = interaction.client  # type: ignore[assignment]
     route = await turn_route(bot, board)
     first = quiet_turn(board_message(board), board, route)
-    thread = await open_thread(interaction, board, challenge)
+    threads = (await svc.server_settings(board.guild_id)).threads  # the server may say not
+    thread = await open_thread(interaction, board, challenge) if threads else None
     message = await send_in(thread, first, board.game_id)
     if message is None:
         thread = None

@@ -10,7 +10,7 @@ from discord.ext import commands
 from games.sachidjun import parse_counts, parse_home
 
 from . import play
-from .game_cog import LEVEL_CHOICES, level_of
+from .game_cog import LEVEL_CHOICES, TIME_CHOICES, TIME_HELP, level_of, seconds
 from .ui import refuse
 
 KIND = "sachidjun"
@@ -81,8 +81,9 @@ class SachidjunCog(
         opponent_partner="Your opponent's partner",
         level="How well I play the seats you give me (any of them): normal by default",
         rated="Counts for the ratings (default: yes); no makes a friendly game",
+        time=TIME_HELP,
     )
-    @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES, time=TIME_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -91,6 +92,7 @@ class SachidjunCog(
         opponent_partner: discord.Member | None = None,
         level: app_commands.Choice[str] | None = None,
         rated: bool = True,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
         await play.challenge(
             interaction,
@@ -100,6 +102,7 @@ class SachidjunCog(
             opponent_partner=opponent_partner,
             level=level_of(level),
             rated=rated,
+            time=seconds(time),
         )
 
     @app_commands.command(description="Roll the two idzeva (eight-sided dice) of your sub-turn")

@@ -15,6 +15,7 @@ from games import GAMES
 from . import notify as notify_flow
 from . import play, replay, standings
 from . import takeback as takeback_flow
+from .notices import tell_opponents
 from .ui import acknowledge, answer_error, message_link, refuse, tell_with
 
 LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first)
@@ -152,6 +153,27 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
             await answer_error(interaction, error)
             return
         await play.claim(interaction, game_id)
+
+    @app_commands.command(description="Pause your clocks in all your games here (or see your days)")
+    @app_commands.describe(days="Days of vacation from now; 0 ends it. Leave out to see your days")
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 365] | None = None
+    ) -> None:
+        svc = play.service(interaction)
+        try:
+            guild = play.guild_id(interaction)
+            if days is None:
+                status = await svc.vacation(guild, interaction.user.id)
+            else:
+                status = await svc.start_vacation(guild, interaction.user.id, days)
+        except ServiceError as error:
+            await answer_error(interaction, error)
+            return
+        now = self.bot.clock()  # type: ignore[attr-defined]
+        await refuse(interaction, "\n".join(status.lines(now)))
+        if days:  # the opponents learn it where they play, without a ping
+            for notice in await svc.vacation_notices(guild, interaction.user.id):
+                await tell_opponents(self.bot, notice)
 
     @app_commands.command(description="The rules of a game, in short")
     @app_commands.choices(game=GAME_CHOICES)

@@ -7,7 +7,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import LEVEL_CHOICES, LEVEL_HELP, OPEN_HELP, GameCog, first_choices, level_of
+from .game_cog import (
+    LEVEL_CHOICES,
+    LEVEL_HELP,
+    OPEN_HELP,
+    TIME_CHOICES,
+    TIME_HELP,
+    GameCog,
+    first_choices,
+    level_of,
+    seconds,
+)
 
 VARIANT_CHOICES = [
     app_commands.Choice(name="standard (one removal after placement)", value="standard"),
@@ -26,9 +36,13 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
         variant="Rules variant",
         rated="Counts for the ratings (default: yes); no makes a friendly game",
         level=LEVEL_HELP,
+        time=TIME_HELP,
     )
     @app_commands.choices(
-        first=first_choices("White"), variant=VARIANT_CHOICES, level=LEVEL_CHOICES
+        first=first_choices("White"),
+        variant=VARIANT_CHOICES,
+        level=LEVEL_CHOICES,
+        time=TIME_CHOICES,
     )
     async def challenge(
         self,
@@ -38,6 +52,7 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
         variant: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
         rated: bool = True,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
         variants = (variant.value,) if variant and variant.value != "standard" else ()
         await play.challenge(
@@ -48,6 +63,7 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
             variants,
             level=level_of(level),
             rated=rated,
+            time=seconds(time),
         )
 
 

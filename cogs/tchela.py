@@ -7,7 +7,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import LEVEL_CHOICES, LEVEL_HELP, OPEN_HELP, GameCog, first_choices, level_of
+from .game_cog import (
+    LEVEL_CHOICES,
+    LEVEL_HELP,
+    OPEN_HELP,
+    TIME_CHOICES,
+    TIME_HELP,
+    GameCog,
+    first_choices,
+    level_of,
+    seconds,
+)
 
 BOARD_CHOICES = [
     app_commands.Choice(name="4x8 (four rows of eight holes)", value="4x8"),
@@ -41,9 +51,14 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
         stores="Stores per player: 1 (default) or 2",
         rated="Counts for the ratings (default: yes); no makes a friendly game",
         level=LEVEL_HELP,
+        time=TIME_HELP,
     )
     @app_commands.choices(
-        first=first_choices("South"), board=BOARD_CHOICES, stores=STORE_CHOICES, level=LEVEL_CHOICES
+        first=first_choices("South"),
+        board=BOARD_CHOICES,
+        stores=STORE_CHOICES,
+        level=LEVEL_CHOICES,
+        time=TIME_CHOICES,
     )
     async def challenge(
         self,
@@ -54,6 +69,7 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
         stores: app_commands.Choice[int] | None = None,
         level: app_commands.Choice[str] | None = None,
         rated: bool = True,
+        time: app_commands.Choice[int] | None = None,
     ) -> None:
         variants = variants_for(board.value if board else None, stores.value if stores else None)
         await play.challenge(
@@ -64,6 +80,7 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
             variants,
             level=level_of(level),
             rated=rated,
+            time=seconds(time),
         )
 
 

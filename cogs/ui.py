@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.clocks import describe
 from bot.service import BoardView, ChallengeView, ServiceError, StaleBoard, natural_key
 
 from .options import parse_id
@@ -37,6 +38,7 @@ INLINE_FIELD_LIMIT = 40  # longer field values get the embed's full width
 CONTENT_LIMIT = 2000  # Discord's limit for a message's text
 DESCRIPTION_LIMIT, FIELD_NAME_LIMIT, FIELD_VALUE_LIMIT = 4096, 256, 1024  # Discord's limits
 MENTION = re.compile(r"<@!?\d+>")  # shown as a short @name
+CLOCK = "Clock"  # the board's field: who moves, by when (or their vacation)
 
 
 def mention(user_id: int) -> str:
@@ -89,6 +91,8 @@ def board_embed(board: BoardView) -> discord.Embed:
         detail = per_seat.get(name)
         who = mention(user_id) + (f" (bot, {levels[seat]})" if seat in levels else "")
         add_field(embed, name, who + (f"\n{detail}" if detail else ""))
+    if board.clock:
+        add_field(embed, CLOCK, board.clock)
     for label, value in board.fields:
         if label not in per_seat and label not in ON_TOP:
             add_field(embed, label, value)
@@ -461,6 +465,8 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
         lines.append("Friendly game: not rated.")
     if challenge.variants:
         lines.append(f"Variant: {', '.join(challenge.variants)}")
+    if challenge.time:
+        lines.append(f"Time per move: {describe(challenge.time)}")
     if challenge.status == "pending" and len(challenge.invited) > 1:
         if challenge.accepted:
             lines.append(f"Accepted: {team_names(challenge.accepted)}")

@@ -10,7 +10,7 @@ Commands (one JSON object a line):
   notice's key is written to stdout as ``{"sent": key}`` before the next. With ``hang_at``,
   the process stops forever (to be killed), saying ``{"hung": k}`` first: before the
   ``k``-th send, or just after the ``k``-th job is written, or the ``k``-th game or
-  challenge is marked (its reminder flag set, its status "expired").
+  challenge is marked (its reminder counted, its status "expired").
 
 The clock starts at ``--clock`` (an epoch second, to match the tests' fake one) and runs
 at real speed, so leases (``--lease`` seconds) run out in real time.
@@ -119,7 +119,8 @@ async def tick(service: GameService, store, command: dict) -> None:
     hang_at = command.get("hang_at")
     hooked = {
         "add": ["add_job"],  # a job written, its game or challenge not yet marked
-        "mark": ["mark_notified", "update_challenge"],  # marked (and its job written)
+        # marked (and its job written): a reminder, a claim notice, an expired challenge
+        "mark": ["mark_reminded", "mark_notified", "update_challenge"],
     }.get(command.get("hang_in"), [])
     for name in hooked:
         setattr(store, name, after(getattr(store, name), hang_at))

@@ -60,10 +60,12 @@ async def test_accept_creates_the_game(service):
 async def test_the_challenges_options_become_the_games_settings(service, store):
     view = await challenge(service, kind="chebache", options={"colour": "black"})
     board = await service.accept_challenge(view.challenge_id, BOB)
-    assert (await store.get_game(board.game_id)).options == {"colour": "black"}
+    # The clock comes along: the bot's 3 days per move, the server's day of grace.
+    clock = {"time": 3 * 24 * 3600, "grace": 24 * 3600}
+    assert (await store.get_game(board.game_id)).options == {"colour": "black", **clock}
     plain = await challenge(service)
     board = await service.accept_challenge(plain.challenge_id, BOB)
-    assert (await store.get_game(board.game_id)).options == {}
+    assert (await store.get_game(board.game_id)).options == clock
 
 
 async def test_them_first_gives_white_to_the_opponent(service):

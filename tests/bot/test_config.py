@@ -34,8 +34,7 @@ def test_missing_env_file_gives_defaults(tmp_path):
     assert settings.db_path == "./idzeva.db"
     assert settings.dev_guild is None
     assert settings.challenge_ttl == 24 * 3600
-    assert settings.remind_after == 24 * 3600
-    assert settings.claim_after == 7 * 24 * 3600
+    assert settings.claim_after == 3 * 24 * 3600  # the time per move, unless chosen
     assert settings.docs_url == DEFAULT_DOCS_URL
     assert settings.workers is None  # one worker process per core
     assert settings.bot_iterations is None  # the bot opponent thinks for its level's time
@@ -45,7 +44,7 @@ def test_env_file_is_read_and_real_env_wins(tmp_path):
     env_file = tmp_path / ".env"
     env_file.write_text(
         "DISCORD_TOKEN=from-file\nIDZEVA_DB=file.db\nIDZEVA_DEV_GUILD=42\n"
-        "IDZEVA_CHALLENGE_HOURS=2\nIDZEVA_REMIND_HOURS=0.5\nIDZEVA_CLAIM_DAYS=3\n"
+        "IDZEVA_CHALLENGE_HOURS=2\nIDZEVA_CLAIM_DAYS=5\n"
         "IDZEVA_DOCS_URL=https://example.org/rules\nIDZEVA_WORKERS=0\n"
         "IDZEVA_BOT_ITERATIONS=40\n"
     )
@@ -54,8 +53,7 @@ def test_env_file_is_read_and_real_env_wins(tmp_path):
     assert settings.db_path == "file.db"
     assert settings.dev_guild == 42
     assert settings.challenge_ttl == 2 * 3600
-    assert settings.remind_after == 1800
-    assert settings.claim_after == 3 * 24 * 3600
+    assert settings.claim_after == 5 * 24 * 3600
     assert settings.docs_url == "https://example.org/rules"
     assert settings.workers == 0  # a thread instead of processes
     assert settings.bot_iterations == 40
@@ -65,7 +63,7 @@ def test_env_file_is_read_and_real_env_wins(tmp_path):
     "name, value",
     [
         ("IDZEVA_DEV_GUILD", "abc"),
-        ("IDZEVA_REMIND_HOURS", "soon"),
+        ("IDZEVA_CHALLENGE_HOURS", "soon"),
         ("IDZEVA_CLAIM_DAYS", "-1"),
         ("IDZEVA_WORKERS", "-1"),
         ("IDZEVA_WORKERS", "two"),

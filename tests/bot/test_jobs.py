@@ -74,7 +74,7 @@ async def test_once_cancels_the_job_when_the_state_moved_on(store, clock):
 
 async def test_a_notice_whose_sending_failed_is_sent_by_a_later_tick(service, clock):
     board = await start_game(service)
-    clock.advance(DAY)  # a reminder is due
+    clock.advance(1.5 * DAY)  # a reminder is due (half of the 3 days per move)
     sent = []
 
     async def broken(notice) -> None:
@@ -83,21 +83,21 @@ async def test_a_notice_whose_sending_failed_is_sent_by_a_later_tick(service, cl
     async def send(notice) -> None:
         sent.append(notice.key)
 
-    assert [n.key for n in await service.tick(broken)] == [f"reminder:{board.game_id}:1"]
+    assert [n.key for n in await service.tick(broken)] == [f"reminder:{board.game_id}:1:1"]
     await service.tick(send)
     assert sent == []  # its lease still runs
     clock.advance(LEASE)
     await service.tick(send)
-    assert sent == [f"reminder:{board.game_id}:1"]
+    assert sent == [f"reminder:{board.game_id}:1:1"]
     clock.advance(LEASE)
     await service.tick(send)
-    assert sent == [f"reminder:{board.game_id}:1"]  # done: once
+    assert sent == [f"reminder:{board.game_id}:1:1"]  # done: once
 
 
 async def test_a_reminder_found_stale_is_not_sent(service, store, clock):
     """The game moved between the scan and the mark: no job left to send."""
     board = await start_game(service)
-    clock.advance(DAY)
+    clock.advance(1.5 * DAY)
     [row] = await store.games_to_remind(clock())
     await service.move(board.game_id, board.to_move_user, "d2", guild_id=board.guild_id)
     original = store.games_to_remind

@@ -73,6 +73,10 @@ async def fill(db_path: str) -> list[int]:
             event = GameEvent(kind, seat, 0, START)
             assert await store.add_game_events(game_ids[0], 1, [event])
         await store.set_notify_pref(GUILD, PLAYERS[1], route="dm", digest=True)
+        await store.put_guild_settings(GUILD, '{"threads": false}', now=START, user_id=PLAYERS[0])
+        await store.book_vacation(
+            GUILD, PLAYERS[1], 2027, days=3, allowance=30, now=START, until=START + 3 * 86400
+        )
     return game_ids
 
 
@@ -91,7 +95,7 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
     assert (code, text) == (
         0,
         f"copied {games} games, 2 challenges, 2 game_events, 1 notify_prefs, 2 jobs,"
-        " 1 bot_values\n"
+        " 1 bot_values, 1 guild_settings, 1 vacations\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:
@@ -101,6 +105,11 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
             assert await after.games_of_user(GUILD, user, include_finished=True) == (
                 await before.games_of_user(GUILD, user, include_finished=True)
             )
+        assert await after.guild_settings(GUILD) == '{"threads": false}'
+        assert await after.vacation(GUILD, PLAYERS[1], 2027) == await before.vacation(
+            GUILD, PLAYERS[1], 2027
+        )
+        assert (await after.vacation(GUILD, PLAYERS[1], 2027)).used == 3
         for challenge_id in (1, 2):
             assert await after.get_challenge(challenge_id) == await before.get_challenge(
                 challenge_id

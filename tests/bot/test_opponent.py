@@ -23,10 +23,11 @@ from bot.workers import Workers
 from games import DiceSpec, load_game
 from search import bot_turn
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, fake_renderer
+from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, HOUR, fake_renderer
 
 IDZEVA = 1_234_567_890_123_456_700  # the bot's own user
 ITERATIONS = 20
+CLOCK = {"time": 3 * DAY, "grace": DAY}  # every game's default time per move and grace
 
 
 @pytest.fixture
@@ -79,15 +80,15 @@ def expected_turn(saved: str, game_id: int, version: int, level: str = "normal")
 
 async def test_the_bot_accepts_at_once_and_its_seat_gets_the_level(service, store):
     created = await challenge_bot(service, options={"level": "hard"})
-    assert dict(created.options) == {"level": "hard"} and created.invited == (IDZEVA,)
+    assert dict(created.options) == {"level": "hard"} | CLOCK and created.invited == (IDZEVA,)
     board = await service.accept_challenge(created.challenge_id, IDZEVA)
     assert isinstance(board, BoardView)
     assert board.players == (ALICE, IDZEVA) and board.bot_levels == ((1, "hard"),)
-    assert (await store.get_game(board.game_id)).options == {"bot_levels": {"1": "hard"}}
+    assert (await store.get_game(board.game_id)).options == {"bot_levels": {"1": "hard"}} | CLOCK
     # Without a level the bot plays normal; with "them" first it plays White, seat 0.
     board = await bot_game(service, first="them")
     assert board.players == (IDZEVA, ALICE) and board.bot_levels == ((0, "normal"),)
-    assert (await store.get_game(board.game_id)).options == {"bot_levels": {"0": "normal"}}
+    assert (await store.get_game(board.game_id)).options == {"bot_levels": {"0": "normal"}} | CLOCK
 
 
 @pytest.mark.parametrize(
@@ -230,7 +231,7 @@ async def test_two_friends_against_two_bot_seats(service, store, roller):
     assert board.players == (IDZEVA, ALICE, IDZEVA, BOB)
     assert board.bot_levels == ((0, "easy"), (2, "easy"))
     options = (await store.get_game(board.game_id)).options
-    assert options == {"bot_levels": {"0": "easy", "2": "easy"}}
+    assert options == {"bot_levels": {"0": "easy", "2": "easy"}} | CLOCK
     assert board.to_move_user == IDZEVA and board.dice_needed == "2d8"
 
     reply = await opponent.step(board.game_id, GUILD)  # veradi raža rolls 3 5 and moves
@@ -270,7 +271,7 @@ async def test_the_bot_as_a_partner(service, store):
     board = await service.accept_challenge(created.challenge_id, BOB)
     assert board.players == (IDZEVA, BOB, ALICE)
     assert board.bot_levels == ((0, "hard"),)
-    assert (await store.get_game(board.game_id)).options == {"bot_levels": {"0": "hard"}}
+    assert (await store.get_game(board.game_id)).options == {"bot_levels": {"0": "hard"}} | CLOCK
 
 
 async def test_people_still_take_one_place_each(service):
@@ -397,13 +398,17 @@ async def test_two_processes_playing_the_bots_turn_write_it_once(service, store_
 
 async def test_nobody_reminds_the_bot_nor_offers_it_a_claim(service, clock):
     await bot_game(service, first="them")  # the bot to move, and it does not (it is down)
-    clock.advance(8 * DAY)
+    clock.advance(3 * DAY + HOUR)  # its 3 days per move are out, the day of grace is not
     # No "it is your turn" for the bot; Alice may claim the win, as against anyone.
     assert [(n.kind, n.user_id) for n in await service.tick()] == [("claimable", ALICE)]
     await bot_game(service)  # Alice to move, and she does not
-    clock.advance(8 * DAY)
-    # Her reminder; no claim offered to the bot, which claims nothing.
-    assert [(n.kind, n.user_id) for n in await service.tick()] == [("reminder", ALICE)]
+    clock.advance(3 * DAY + HOUR)
+    # Her reminder; no claim offered to the bot, which claims nothing. (The first game, its
+    # grace gone too, has ended on time: the bot lost it.)
+    assert [(n.kind, n.user_id) for n in await service.tick()] == [
+        ("reminder", ALICE),
+        ("timed_out", IDZEVA),
+    ]
 
 
 async def test_a_move_for_a_finished_game_is_refused(service):

@@ -108,9 +108,9 @@ async def due_notices(service, clock) -> set[str]:
         )
         for _ in range(3)
     ]
-    clock.advance(7 * DAY)
+    clock.advance(3 * DAY)  # the time per move is out (both reminders' times passed)
     return (
-        {f"reminder:{board.game_id}:{board.version}" for board in games}
+        {f"reminder:{board.game_id}:{board.version}:2" for board in games}
         | {f"claimable:{board.game_id}:{board.version}" for board in games}
         | {f"challenge_expired:{challenge.challenge_id}" for challenge in pending}
     )
@@ -140,7 +140,7 @@ async def test_a_process_killed_in_the_deadline_work_loses_no_notice_and_repeats
     assert sorted(sent) == sorted(due)  # each once: none lost, none repeated
     # Nothing is left to send, and the next tick anywhere finds nothing.
     outbox = Outbox(store, clock, lease=LEASE)
-    clock.advance(DAY)
+    clock.advance(DAY / 2)  # every lease is over; the games' time-out (at 4 days) is not due
     assert await outbox.take() == []
     assert await service.tick() == []
 

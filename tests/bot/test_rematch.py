@@ -76,10 +76,9 @@ async def game_options(store, game_id: int) -> dict:
 
 
 async def test_a_shax_rematch_swaps_the_seats_and_keeps_variant_and_options(service, store, clock):
-    options = {"rated": False, "time": 300}
-    old = await finished_game(
-        service, clock, first="me", variants=["two-removals"], options=options
-    )
+    chosen = {"rated": False, "time": 3600}
+    old = await finished_game(service, clock, first="me", variants=["two-removals"], options=chosen)
+    options = chosen | {"grace": 86400}  # the server's time-out grace comes along
     assert old.players == (ALICE, BOB) and old.finished  # Alice was White
     asked = await service.rematch(old.game_id, BOB, guild_id=GUILD)  # the loser asks
     assert (asked.challenger_id, asked.opponent_id, asked.invited) == (BOB, ALICE, (ALICE,))
@@ -112,11 +111,12 @@ async def test_a_jikaida_rematch_swaps_colours_and_who_starts(service, store, cl
     assert old.players == (BOB, ALICE)
     asked = await service.rematch(old.game_id, ALICE, guild_id=GUILD)
     assert asked.seats == (ALICE, BOB) and asked.variants == ("blue-first",)
-    assert dict(asked.options) == {"colour": "yellow"}  # what Alice now plays
+    clock_options = {"time": 3 * 86400, "grace": 86400}  # the default clock comes along
+    assert dict(asked.options) == {"colour": "yellow", **clock_options}  # what Alice plays
     board = await accept_all(service, asked)
     assert board.players == (ALICE, BOB)  # Alice Yellow, Bob Blue ...
     assert board.to_move_user == BOB  # ... and Blue starts again: Bob this time
-    assert await game_options(store, board.game_id) == {"colour": "yellow"}
+    assert await game_options(store, board.game_id) == {"colour": "yellow", **clock_options}
 
 
 async def test_a_sachidjun_rematch_swaps_the_sides_and_keeps_the_pairs(service, dice, clock):

@@ -18,7 +18,7 @@ from games.base import LogEntry
 
 from .conftest import START, raw_sql
 
-TABLES = {"games", "challenges", "seats", "jobs", "bot_values"}
+TABLES = {"games", "challenges", "seats", "jobs", "bot_values", "guild_settings", "vacations"}
 GUILD, OTHER_GUILD = 1, 2
 
 
@@ -251,6 +251,10 @@ PLAN_PARAMS = {
     "moves": (1,),
     "get_challenge": (1,),
     "challenges_expired": (START,),
+    "games_timed_out": (START,),
+    "guild_settings": (GUILD,),
+    "vacation": (GUILD, 11, 2027),
+    "active_vacation": (GUILD, 11, START),
     "rematch_of": (1,),
     "game_events": (1,),
     "notify_pref": (GUILD, 11),
@@ -295,6 +299,7 @@ async def test_every_hot_query_uses_an_index(store):
     for name in ("leaderboard", "recent_changes", "recent_changes_in_game", "rating_points"):
         plan = " | ".join(await store.query_plan(name, PLAN_PARAMS[name]))
         assert "TEMP B-TREE" not in plan, (name, plan)  # read in order, then LIMIT
+    assert "games_to_time_out" in " ".join(await store.query_plan("games_timed_out", (START,)))
 
 
 # ---- start-up checks: one clear line ----------------------------------------------------

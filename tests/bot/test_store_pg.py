@@ -68,6 +68,8 @@ async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_data
         "notify_prefs",
         "ratings",
         "rating_history",
+        "guild_settings",
+        "vacations",
     }
 
 
@@ -185,7 +187,7 @@ async def test_a_reminder_is_marked_by_exactly_one_process(pg_url):
         assert [row.id for row in due] == game_ids
         results = await asyncio.gather(
             *(
-                store.mark_notified(row.id, row.version, "reminded")
+                store.mark_reminded(row.id, row.version, 0, 1, None)
                 for row in due
                 for store in (first, second)
             )
@@ -194,7 +196,7 @@ async def test_a_reminder_is_marked_by_exactly_one_process(pg_url):
         assert await first.games_to_remind(START) == []
         # A move after the reminder (a new version) does not let an old scan mark it again.
         assert await first.update_game(game_ids[0], 1, reminded=0)
-        assert not await second.mark_notified(game_ids[0], 1, "reminded")
+        assert not await second.mark_reminded(game_ids[0], 1, 0, 1, None)
 
 
 async def test_a_locked_game_is_skipped_not_waited_for(pg_url):
@@ -207,12 +209,12 @@ async def test_a_locked_game_is_skipped_not_waited_for(pg_url):
             transaction = holder.transaction()
             await transaction.start()
             await holder.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
-            marked = await asyncio.wait_for(store.mark_notified(game_id, 1, "reminded"), 5)
+            marked = await asyncio.wait_for(store.mark_reminded(game_id, 1, 0, 1, None), 5)
             assert marked is False
             await transaction.rollback()
         finally:
             await holder.close()
-        assert await store.mark_notified(game_id, 1, "reminded")
+        assert await store.mark_reminded(game_id, 1, 0, 1, None)
 
 
 # ---- the seats trigger and the query plans ---------------------------------------------
@@ -244,6 +246,10 @@ PLAN_PARAMS = {
     "moves": (1,),
     "get_challenge": (1,),
     "challenges_expired": (START,),
+    "games_timed_out": (START,),
+    "guild_settings": (7,),
+    "vacation": (7, 11, 2027),
+    "active_vacation": (7, 11, START),
     "rematch_of": (1,),
     "game_events": (1,),
     "notify_pref": (1, 11),
@@ -272,6 +278,10 @@ PLAN_INDEXES = {
     "moves": "games_pkey",
     "get_challenge": "challenges_pkey",
     "challenges_expired": "challenges_by_status",
+    "games_timed_out": "games_to_time_out",
+    "guild_settings": "guild_settings_pkey",
+    "vacation": "vacations_pkey",
+    "active_vacation": "vacations_pkey",
     "rematch_of": "challenges_rematch",
     "game_events": "game_events_by_game",
     "notify_pref": "notify_prefs_pkey",
@@ -290,14 +300,26 @@ PLAN_INDEXES = {
 
 
 async def test_every_hot_query_uses_its_index(pg_url):
-    # 20,000 games (a third active, reminded long ago) and 5,000 challenges, most settled.
+    # 20,000 games (a third active, reminded long ago, their time-out far ahead) and 5,000
+    # challenges, most settled; 5,000 servers' settings and 20,000 players' vacations.
     await sql(
         pg_url,
         "INSERT INTO games (guild_id, channel_id, thread_id, kind, players, state, status,"
-        " result, created_at, updated_at, remind_at, reminded, claim_at, claim_notified)"
+        " result, created_at, updated_at, remind_at, reminded, claim_at, claim_notified,"
+        " timeout_at)"
         " SELECT 1 + n % 50, 2, n, 'shax', '[' || n || ', ' || (n + 1) || ']', '\\x00',"
-        " CASE WHEN n % 3 = 0 THEN 'active' ELSE 'finished' END, NULL, n, n, n, 1, n, 1"
-        " FROM generate_series(1, 20000) AS n",
+        " CASE WHEN n % 3 = 0 THEN 'active' ELSE 'finished' END, NULL, n, n, NULL, 2, n, 1,"
+        f" {START} + n FROM generate_series(1, 20000) AS n",
+    )
+    await sql(
+        pg_url,
+        "INSERT INTO guild_settings (guild_id, settings, updated_at)"
+        " SELECT n, '{}', n FROM generate_series(1, 5000) AS n",
+    )
+    await sql(
+        pg_url,
+        "INSERT INTO vacations (guild_id, user_id, year, used, started_at, until)"
+        " SELECT n % 50, n, 2026 + n % 2, 3, n, n + 3 FROM generate_series(1, 20000) AS n",
     )
     await sql(
         pg_url,
@@ -361,3 +383,12 @@ async def test_every_hot_query_uses_its_index(pg_url):
         for name in ("leaderboard", "recent_changes", "recent_changes_in_game", "rating_points"):
             plan = " | ".join(await store.query_plan(name, PLAN_PARAMS[name]))
             assert "Sort" not in plan, (name, plan)
+
+
+async def test_running_games_get_a_time_out_on_the_upgrade_to_the_clock_schema(empty_url):
+    from .test_store_upgrade import check_clock_schema, write_schema_4_games
+
+    async with await PostgresStore.open(empty_url, MIGRATIONS[:4]) as store:
+        game_ids = await write_schema_4_games(store)
+    async with await PostgresStore.open(empty_url) as store:
+        await check_clock_schema(store, game_ids)

@@ -131,3 +131,58 @@ async def test_every_game_upgrades_loads_the_same_and_replays(db_path):
     assert [decode_state(state) for _, state in stored] == [row[1] for row in rows_before]
     seats = raw_sql(db_path, "SELECT COUNT(*) FROM seats")[0][0]
     assert seats == sum(game.seats for game in games)
+
+
+# ---- schema 6: the correspondence clocks ------------------------------------------------
+
+DAY = 86400.0
+
+
+async def write_schema_4_games(store) -> list[int]:
+    """Three games as schema 4 stored them: one waiting for its reminder, one reminded
+    already, one finished."""
+    from games import Shax
+
+    common = {
+        "guild_id": GUILD,
+        "channel_id": 3,
+        "kind": "shax",
+        "players": PLAYERS[:2],
+        "state": Shax().to_json(),
+        "created_at": START,
+        "updated_at": START,
+        "turn_started_at": START,
+    }
+    return [
+        await store.insert_game(**common, remind_at=START + DAY, claim_at=START + 7 * DAY),
+        await store.insert_game(
+            **common, remind_at=START + DAY, reminded=1, claim_at=START + 2 * DAY
+        ),
+        await store.insert_game(**common, status="finished", result="Draw: agreed"),
+    ]
+
+
+async def check_clock_schema(store, game_ids: list[int]) -> None:
+    """Running games end on time a day after their deadline; a turn reminded already waits
+    for no other reminder; the bot's clock then ends them on time."""
+    waiting, reminded, finished = [await store.get_game(game_id) for game_id in game_ids]
+    assert (waiting.remind_at, waiting.timeout_at) == (START + DAY, START + 8 * DAY)
+    assert (reminded.remind_at, reminded.reminded, reminded.timeout_at) == (
+        None,
+        1,
+        START + 3 * DAY,
+    )
+    assert (finished.timeout_at, finished.paused_until) == (None, None)
+    clock = [START + 8 * DAY]
+    service = GameService(
+        store, settings=Settings(), clock=lambda: clock[0], renderer=fake_renderer
+    )
+    ended = [n.game_id for n in await service.tick() if n.kind == "timed_out"]
+    assert sorted(ended) == game_ids[:2]
+
+
+async def test_running_games_get_a_time_out_on_the_upgrade_to_the_clock_schema(db_path):
+    async with await Store.open(db_path, MIGRATIONS[:4]) as store:
+        game_ids = await write_schema_4_games(store)
+    async with await Store.open(db_path) as store:
+        await check_clock_schema(store, game_ids)

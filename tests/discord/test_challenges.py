@@ -27,7 +27,7 @@ async def test_accept_opens_a_thread_with_the_first_board(world):
     w = world
     message = await challenge(w.alice, w.bob, w.channel)
     assert message.content == f"{w.bob.mention}, you are challenged!"
-    assert "Plays first: drawn at random" in description(message)
+    assert "Plays first: drawn at random\nTime per move: 3 days\nExpires" in description(message)
     assert f"Expires <t:{int(w.clock.now + DAY)}:R>" in description(message)
 
     accepted = await w.bob.click(message, label="Accept")
@@ -39,6 +39,9 @@ async def test_accept_opens_a_thread_with_the_first_board(world):
     [board] = boards(thread)
     assert footer(board) == "Game 1 · version 1"
     assert "drawn at random" in board.embeds[0].fields[-1].value
+    white = w.alice if f"{w.alice.mention}" in board.embeds[0].fields[0].value else w.bob
+    clock = f"{white.mention} moves <t:{int(w.clock.now + 3 * DAY)}:R>"
+    assert field_value(board, "Clock") == clock
     assert boards(w.channel) == []  # the channel keeps only the challenge
 
 

@@ -63,7 +63,7 @@ async def test_challenge_draw_and_claim_buttons_survive_a_restart(world):
     assert updated(declined).content == f"Draw offer declined by {w.bob.mention}."
     assert labels(latest_board(match.where)) == BOARD_BUTTONS
 
-    w.clock.advance(7 * DAY)
+    w.clock.advance(3 * DAY)  # the time per move is out (the grace is not)
     await w.env.advance_time(TICK)
     claim = next(m for m in match.where.history() if labels(m) == ["Claim the win"])
     reminders = [m for m in match.where.history() if "it is your turn" in m.content]

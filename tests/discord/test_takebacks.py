@@ -218,15 +218,15 @@ async def test_a_reminder_goes_by_dm_and_falls_back_with_closed_dms(world):
     refused(await w.bob.slash(w.channel, "game notify", where="dm"))
     match = await start_game(w)
     await moves(match, ["c3"])
-    w.clock.advance(DAY)
+    w.clock.advance(2 * DAY)  # half of the 3 days per move is gone: the first reminder
     await w.env.advance_time(TICK)
     reminder = dms(w.env, w.bob)[-1]
-    assert reminder.startswith(f"It is your turn in Shax #{match.game_id} (waiting since <t:")
+    assert reminder.startswith(f"It is your turn in Shax #{match.game_id}: your time runs out <t:")
     assert not [m for m in match.where.history() if "it is your turn" in m.content]
     # Bob closes his DMs: his next reminder comes in the thread, with the note, once.
     await moves(match, ["f6", "c4"])
     close_dms(w.env, w.bob)
-    w.clock.advance(DAY)
+    w.clock.advance(2 * DAY)
     await w.env.advance_time(TICK)
     [fallback] = [m.content for m in match.where.history() if "it is your turn" in m.content]
     assert fallback.startswith(f"{w.bob.mention}, it is your turn in Shax #{match.game_id}")

@@ -210,7 +210,7 @@ async def test_openings_then_a_capture_on_the_default_board(world):
     assert description(board).endswith(f"ends in hole {last['end']}, captures {taken}")
     assert field_value(board, "Captured") == f"South {south} · North {north}"
     inline = {f.name: f.inline for f in board.embeds[0].fields}
-    assert inline == {"South": True, "North": True, "Phase": True, "Captured": True}
+    assert inline == {"South": True, "North": True, "Clock": True, "Phase": True, "Captured": True}
     history = refused(await w.bob.slash(game.where, "game history"))
     assert history.startswith(f"**Game #{game.game_id}**\n```\n1. South open5\n2. North open2\n")
 

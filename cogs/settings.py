@@ -1,0 +1,97 @@
+"""``/idzeva settings``: the bot's settings in this server (issue 16).
+
+Everyone may look; members with the Manage Server permission change them. The service
+checks the values and the permission (``GameService.change_server_settings``).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.clocks import GRACE_CHOICES, TIME_CHOICES
+from bot.server_settings import ServerSettings
+from bot.service import ServiceError
+from games import GAMES
+
+from . import play
+from .ui import COLOUR_CHALLENGE, answer_error
+
+TIMES = [app_commands.Choice(name=name, value=seconds) for name, seconds in TIME_CHOICES]
+GRACES = [app_commands.Choice(name=name, value=seconds) for name, seconds in GRACE_CHOICES]
+GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
+
+
+def settings_embed(settings: ServerSettings, title: str = "Idzeva in this server") -> discord.Embed:
+    return discord.Embed(
+        title=title, description="\n".join(settings.lines()), colour=COLOUR_CHALLENGE
+    )
+
+
+@app_commands.guild_only()
+class SettingsCog(
+    commands.GroupCog, group_name="idzeva", group_description="The bot in this server"
+):
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.command(description="This server's settings; Manage Server changes them")
+    @app_commands.describe(
+        allow_channel="Allow challenges in this channel (then only in the channels listed)",
+        disallow_channel="Take this channel off the list",
+        any_channel="Allow challenges in any channel again",
+        threads="Give each game its own thread",
+        time="Default time per move of new challenges",
+        grace="After the time is out, how long until the bot ends the game",
+        enable="Turn a game on",
+        disable="Turn a game off (new challenges only)",
+        vacation_days="Days of vacation each player has a year",
+    )
+    @app_commands.choices(time=TIMES, grace=GRACES, enable=GAME_CHOICES, disable=GAME_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        allow_channel: discord.TextChannel | None = None,
+        disallow_channel: discord.TextChannel | None = None,
+        any_channel: bool | None = None,
+        threads: bool | None = None,
+        time: app_commands.Choice[int] | None = None,
+        grace: app_commands.Choice[int] | None = None,
+        enable: app_commands.Choice[str] | None = None,
+        disable: app_commands.Choice[str] | None = None,
+        vacation_days: app_commands.Range[int, 0, 365] | None = None,
+    ) -> None:
+        svc = play.service(interaction)
+        changes = {
+            "allow_channel": allow_channel.id if allow_channel else None,
+            "disallow_channel": disallow_channel.id if disallow_channel else None,
+            "any_channel": any_channel,
+            "threads": threads,
+            "time": time.value if time else None,
+            "grace": grace.value if grace else None,
+            "enable": enable.value if enable else None,
+            "disable": disable.value if disable else None,
+            "vacation_days": vacation_days,
+        }
+        changes = {key: value for key, value in changes.items() if value is not None}
+        try:
+            guild = play.guild_id(interaction)
+            if not changes:
+                shown, title = await svc.server_settings(guild), "Idzeva in this server"
+            else:
+                shown = await svc.change_server_settings(
+                    guild,
+                    interaction.user.id,
+                    manager=interaction.permissions.manage_guild,
+                    **changes,
+                )
+                title = "Settings changed"
+        except ServiceError as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.response.send_message(embed=settings_embed(shown, title), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SettingsCog(bot))
