@@ -15,6 +15,7 @@ from .ui import (
     board_message,
     challenge_embed,
     make_latest_board,
+    post_game_gif,
     send_in,
     single_button_view,
 )
@@ -101,6 +102,8 @@ async def post_timed_out(
         await make_latest_board(bot, board, posted.id)  # type: ignore[arg-type]
     elif notice.thread_id:
         await send_in(bot.get_channel(notice.channel_id), message, board.game_id)  # type: ignore[arg-type]
+    if bot.settings.game_gifs:  # type: ignore[attr-defined]  # a game ended on time has its GIF too
+        await post_game_gif(bot, board)  # type: ignore[arg-type]
 
 
 async def tell_opponents(bot: commands.Bot, notice: Notice) -> None:

@@ -8,6 +8,8 @@ default) reminds at 1.5 and 2.7 days, claim at 3 days, time-out at 4 days.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .helpers import (
     DAY,
     HOUR,
@@ -212,3 +214,15 @@ async def test_the_time_out_goes_to_the_channel_when_the_thread_refuses_posts(wo
     assert over.content.startswith(f"{w.alice.mention} ran out of time in Shax #{match.game_id}")
     assert labels(over) == ["Rematch"]
     assert len(boards(match.where)) == 1  # the thread keeps its first board
+
+
+async def test_a_game_ended_on_time_gets_its_gif_too(world, monkeypatch):
+    w = world
+    monkeypatch.setattr(w.env.bot, "settings", replace(w.env.bot.settings, game_gifs=True))
+    start = w.clock.now
+    thread = await one_hour_game(w)
+    await tick_to(w, start + HOUR + DAY)  # the hour and the day of grace are out
+    assert latest_board(thread).content.startswith(f"{w.alice.mention} ran out of time")
+    [gif] = [m for m in thread.history() if m.attachments and m.content.startswith("Shax #")]
+    assert gif.content == "Shax #1, the whole game: Black wins: timeout"
+    assert [a.filename for a in gif.attachments] == ["shax-1.gif"]
