@@ -868,26 +868,44 @@ class GameService:
 
     async def _timeouts(self, now: float) -> list[Notice]:
         """End on time the games whose time and grace are out: recorded as a claim by the
-        waiting side, once (the write succeeds for one version only), then announced."""
+        waiting side, once. Like every notice, the announcement is written as a job before
+        the game's write (its mark), so a process killed between the two leaves the job to
+        another (bot/jobs.py): the game is then ended by whichever process scans it next,
+        and the job waits for that (``cogs.notices.post_timed_out`` shows only a final
+        board)."""
         notices = []
         for row in await self._store.games_timed_out(now):
             mover, waiting = self._mover_and_waiting(row)
             if mover is None or waiting is None or clocks.paused(row.paused_until, now):
                 continue
-            try:
-                board, _ = await self._apply(row, partial(_claim_timeout_action, waiting))
-            except ServiceError:  # another process ended it, or it changed meanwhile
-                continue
+            ended = _parse_game(row, full_check=False)  # the result it ends with
+            ended.claim_timeout(_require_player(row, waiting))
             text = (
-                f"<@{mover}> ran out of time in {board.title} #{row.id}: the game is over"
-                f" ({board.result})."
+                f"<@{mover}> ran out of time in {_title(row.kind)} #{row.id}: the game is over"
+                f" ({ended.result_text()})."
             )
-            # The game's write was the mark (one process made it): its notice is a job.
-            notice = _game_notice("timed_out", row, mover, text)
-            payload = {name: value for name, value in vars(notice).items() if name != "key"}
-            if await self._outbox.add(f"timed_out:{row.id}", payload):
-                notices.append(replace(notice, key=f"timed_out:{row.id}"))
+            notice = await self._notice_once(
+                _game_notice("timed_out", row, mover, text),
+                f"timed_out:{row.id}",
+                partial(self._end_on_time, row, waiting),
+                partial(self._finished, row),
+            )
+            if notice is not None:
+                notices.append(notice)
         return notices
+
+    async def _end_on_time(self, row: GameRow, waiting: int) -> bool:
+        """The time-out's mark: the game's own version-checked write."""
+        try:
+            await self._apply(row, partial(_claim_timeout_action, waiting))
+        except ServiceError:  # another process ended it, or it changed meanwhile
+            return False
+        return True
+
+    async def _finished(self, row: GameRow) -> bool:
+        """Whether another process ended the game meanwhile (the job stands for it)."""
+        current = await self._store.get_game(row.id)
+        return current is not None and current.status == "finished"
 
     # ---- server settings and vacations ---------------------------------------------
 

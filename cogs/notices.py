@@ -85,6 +85,11 @@ async def send_reminder(
         )
 
 
+class NotEndedYet(Exception):
+    """Raised to send a time-out notice later (the outbox retries it): its game is still
+    being ended by the process that scans it next."""
+
+
 async def post_timed_out(
     bot: commands.Bot, notice: Notice, mentions: discord.AllowedMentions
 ) -> None:
@@ -96,6 +101,8 @@ async def post_timed_out(
         log.warning("game %s ended on time; its board cannot be shown", notice.game_id)
         await send_notice(bot, notice, content=notice.text, allowed_mentions=mentions)
         return
+    if not board.finished:  # a job left by a process that died before ending the game
+        raise NotEndedYet(f"game {notice.game_id}: its time-out is not written yet")
     message = board_message(board) | {"content": notice.text, "allowed_mentions": mentions}
     posted = await send_in(await notice_channel(bot, notice), message, board.game_id)
     if posted is not None:

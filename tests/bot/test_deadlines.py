@@ -14,6 +14,7 @@ import asyncio
 import pytest
 
 from bot.config import Settings
+from bot.jobs import LEASE_SECONDS
 from bot.service import GameService, NotAllowed, ServiceError
 from bot.storage import open_store
 
@@ -244,3 +245,40 @@ async def test_two_processes_ticking_at_once_send_each_notice_once(
         ended = sorted((n.kind, n.game_id) for n in first + second)
         assert ended == [("timed_out", board.game_id) for board in games]
         assert await asyncio.gather(service.tick(), other.tick()) == [[], []]
+
+
+class Killed(BaseException):
+    """The process dies here: nothing after this point runs."""
+
+
+async def test_a_time_out_left_by_a_killed_process_is_ended_and_announced_once(
+    service, store, clock, roller, store_url, monkeypatch
+):
+    """The time-out's job is written before the game's write: a process killed between the
+    two leaves the job, and another process ends the game, then sends the notice once, with
+    the final result."""
+    board = await timed_game(service, HOUR)
+    clock.advance(2 * DAY)  # the hour and any grace are out
+
+    async def killed(*_):
+        raise Killed
+
+    monkeypatch.setattr(service, "_end_on_time", killed)
+    with pytest.raises(Killed):
+        await service.tick()
+    assert (await store.get_game(board.game_id)).status == "active"
+    async with await open_store(store_url) as other_store:
+        other = GameService(
+            other_store, settings=Settings(), clock=clock, roller=roller, renderer=fake_renderer
+        )
+        # The next scan ends the game; the job is still held by the dead process's lease.
+        assert "timed_out" not in [n.kind for n in await other.tick()]
+        assert (await store.get_game(board.game_id)).status == "finished"
+        clock.advance(LEASE_SECONDS + 1)  # the lease runs out: the job is taken over
+        [out] = [n for n in await other.tick() if n.kind == "timed_out"]
+        result = shax_result(lambda game: game.claim_timeout(1))
+        assert out.text == (
+            f"<@{ALICE}> ran out of time in Shax #{board.game_id}: the game is over ({result})."
+        )
+        clock.advance(LEASE_SECONDS + 1)
+        assert await other.tick() == [] and await service.tick() == []
