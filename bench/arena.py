@@ -25,6 +25,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from games import new_game
 from search.arena import SETUPS, Tally, arena, percentile
@@ -98,6 +99,60 @@ def table(lines: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def play_part(
+    name: str,
+    variants: tuple[str, ...],
+    seats: int,
+    a: str,
+    b: str,
+    first: int,
+    count: int,
+    seed: int,
+    clock: bool,
+) -> Tally:
+    """Games ``first`` to ``first + count - 1`` of a match (one worker process's share)."""
+
+    def make() -> object:
+        return new_game(name, variants, seats)
+
+    return arena(make, a, b, count, seed=seed, clock=clock, first=first)
+
+
+def play_match(
+    setup: tuple[str, tuple[str, ...], int],
+    a: str,
+    b: str,
+    n: int,
+    args: argparse.Namespace,
+    pool: ProcessPoolExecutor | None,
+) -> Tally:
+    """The whole match: in this process, or in pairs of games (both seatings) over the
+    pool's processes; the same games either way."""
+    name, variants, seats = setup
+    report = reporter(f"{label(name, variants, seats)} {a}-{b}")
+    if pool is None:
+        return arena(
+            lambda: new_game(name, variants, seats),
+            a,
+            b,
+            n,
+            seed=args.seed,
+            progress=report,
+            clock=args.clock,
+        )
+    tally = Tally()
+    parts = [
+        pool.submit(
+            play_part, name, variants, seats, a, b, first, min(2, n - first), args.seed, args.clock
+        )
+        for first in range(0, n, 2)
+    ]
+    for part in as_completed(parts):
+        tally.add(part.result())
+        report(tally.games, tally)
+    return tally
+
+
 def reporter(tag: str) -> Callable[[int, Tally], None]:
     """Prints each game's running tally to stderr (a long match shows it is alive)."""
 
@@ -117,6 +172,12 @@ def main(argv: list[str] | None = None) -> int:
         "--setup", action="append", default=[], metavar="LABEL", help='e.g. "tchela (4x6)"'
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
+    parser.add_argument(
+        "--clock",
+        action="store_true",
+        help="each level also within its time, as on Discord (else by its search size alone)",
+    )
     parser.add_argument("--out", metavar="FILE", help="append one JSON line per match")
     parser.add_argument("--table", metavar="FILE", help="print a --out file as Markdown")
     args = parser.parse_args(argv)
@@ -126,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     matches = [tuple(m.split("-")) for m in args.match] or MATCHES
     times: dict[str, list[float]] = {}
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     print(
         f"{'game':34} {'match':15} {'games':>5} {'W-D-L':>10} {'share':>6} "
         f"{'95% interval':>13}  verdict  p95 s/move"
@@ -139,14 +201,7 @@ def main(argv: list[str] | None = None) -> int:
             n = games_for(name, variants, a, b)
             n = min(n, args.games) if args.games is not None else n
             started = time.perf_counter()
-            tally = arena(
-                lambda name=name, variants=variants, seats=seats: new_game(name, variants, seats),
-                a,
-                b,
-                n,
-                seed=args.seed,
-                progress=reporter(f"{label(name, variants, seats)} {a}-{b}"),
-            )
+            tally = play_match((name, variants, seats), a, b, n, args, pool)
             for player, spent in tally.times.items():
                 times.setdefault(player, []).extend(spent)
             if args.out:
@@ -164,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"  ({time.perf_counter() - started:.0f} s)",
                 flush=True,
             )
+    if pool is not None:
+        pool.shutdown()
     print()
     for player, spent in times.items():
         if player in BUDGET:

@@ -125,6 +125,9 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     arena.add_argument("--seats", type=int, metavar="N", help="number of seats (Šačidjun: 2-4)")
     arena.add_argument("--seed", type=int, default=0, metavar="S")
     arena.add_argument("--iterations", type=int, metavar="N", help="a fixed search size")
+    arena.add_argument(
+        "--clock", action="store_true", help="each level also within its time, as on Discord"
+    )
 
     replay = argparse.ArgumentParser(
         prog="idzeva replay", description="a game record's position at any ply"
@@ -756,7 +759,9 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     def progress(done: int, tally: Any) -> None:
         print(f"  game {done}: {tally.wins}-{tally.draws}-{tally.losses}", file=sys.stderr)
 
-    tally = arena(make, args.a, args.b, args.games, args.seed, progress, args.iterations)
+    tally = arena(
+        make, args.a, args.b, args.games, args.seed, progress, args.iterations, args.clock
+    )
     low, high = tally.interval()
     out.write(
         f"{probe.title}{' (' + ', '.join(args.variant) + ')' if args.variant else ''}: "

@@ -57,6 +57,16 @@ class Tally:
     def interval(self) -> tuple[float, float]:
         return wilson(self.points, self.games)
 
+    def add(self, other: Tally) -> None:
+        """Fold in another part of the same match (games played in another process)."""
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+        self.points += other.points
+        for player, spent in other.times.items():
+            self.times.setdefault(player, []).extend(spent)
+        self.plies.extend(other.plies)
+
     def mean_time(self, player: str) -> float:
         times = self.times.get(player, [])
         return sum(times) / len(times) if times else 0.0
@@ -84,16 +94,20 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def chooser(player: str, seed: int, iterations: int | None = None) -> Callable[[Game], str]:
-    """A function giving ``player``'s move in a position (``iterations``: a fixed search
-    size instead of the level's clock)."""
+def chooser(
+    player: str, seed: int, iterations: int | None = None, clock: bool = False
+) -> Callable[[Game], str]:
+    """A function giving ``player``'s move in a position: by the level's search size alone
+    (``clock``: also within its time, as on Discord; ``iterations``: a size of its own)."""
     if player == RANDOM:
         rng = random.Random(seed)
         return lambda game: rng.choice(game.legal_moves())
     if player not in LEVELS:
         raise ValueError(f"unknown player {player!r}; one of: {', '.join(PLAYERS)}")
     rng = random.Random(seed)
-    return lambda game: Search(player, rng.getrandbits(32), iterations).choose(game).move
+    return lambda game: (
+        Search(player, rng.getrandbits(32), iterations, clock=clock).choose(game).move
+    )
 
 
 def play_game(
@@ -102,12 +116,16 @@ def play_game(
     seed: int,
     times: dict[str, list[float]] | None = None,
     iterations: int | None = None,
+    clock: bool = False,
 ) -> Game:
     """Play one whole game; ``seat_players[s]`` moves for seat ``s``. Dice come from a
     ``random.Random(seed)``."""
     game = make()
     dice = random.Random(seed)
-    movers = {s: chooser(player, seed * 31 + s + 1) for s, player in enumerate(seat_players)}
+    movers = {
+        s: chooser(player, seed * 31 + s + 1, iterations, clock)
+        for s, player in enumerate(seat_players)
+    }
     while not game.is_over and game.ply < MAX_PLIES:
         spec = game.dice_needed()
         if spec is not None:
@@ -150,14 +168,18 @@ def arena(
     seed: int = 0,
     progress: Callable[[int, Tally], None] | None = None,
     iterations: int | None = None,
+    clock: bool = False,
+    first: int = 0,
 ) -> Tally:
-    """``games`` games of A against B, A taking seat 0's team in even games."""
+    """``games`` games of A against B, A taking seat 0's team in even games. Each level
+    searches its own size per move (``mcts.Level.nodes``), so that the result does not
+    depend on the machine's load; ``clock`` also holds it to its time, as on Discord."""
     tally = Tally()
-    for index in range(games):
+    for index in range(first, first + games):
         a_first = index % 2 == 0
         probe = make()
         seats = seats_for(probe, a, b, a_first)
-        game = play_game(make, seats, seed * 1_000_003 + index, tally.times, iterations)
+        game = play_game(make, seats, seed * 1_000_003 + index, tally.times, iterations, clock)
         assert game.outcome is not None
         team_a = game.team_of(0) if a_first else 1 - game.team_of(0)
         tally.points += points_share(game, team_a)
@@ -170,5 +192,5 @@ def arena(
         else:
             tally.losses += 1
         if progress:
-            progress(index + 1, tally)
+            progress(tally.games, tally)
     return tally

@@ -27,12 +27,19 @@ from .fastcopy import clone
 
 @dataclass(frozen=True)
 class Level:
-    """How hard the bot plays: a time budget per move (seconds), the playout length in
-    plies before the evaluation takes over (per game, ``default`` otherwise), whether the
-    evaluation has its finer terms, and the UCT exploration constant."""
+    """How hard the bot plays: a time budget per move (seconds) and a search size per game
+    (iterations, ``nodes``), whichever runs out first; the playout length in plies before
+    the evaluation takes over (per game, ``default`` otherwise), whether the evaluation has
+    its finer terms, and the UCT exploration constant.
+
+    The search sizes are about what a quiet 2-core machine reaches in the time budget
+    (measured 25 November 2026, the median over positions of each game): on a quiet
+    machine the level plays the same whatever the load, and ``arena`` plays by the sizes
+    alone so that its figures do not depend on what else the machine is doing."""
 
     name: str
     seconds: float
+    nodes: dict[str, int]
     playout: dict[str, int]
     strong: bool
     exploration: float = 0.7
@@ -40,22 +47,55 @@ class Level:
     def playout_for(self, key: str) -> int:
         return self.playout.get(key, self.playout["default"])
 
+    def nodes_for(self, key: str) -> int:
+        return self.nodes.get(key, self.nodes["default"])
 
+
+def budget_key(game: Game) -> str:
+    """The key a level's per-game figures use: Pastang apart from Poron Jikaida."""
+    if game.key == "jikaida" and getattr(game, "pastang", False):
+        return "pastang"
+    return game.key
+
+
+NORMAL_NODES = {
+    "default": 2000,
+    "shax": 2500,
+    "tchela": 2800,
+    "sachidjun": 1650,
+    "chebache": 950,
+    "pastang": 4500,
+    "jikaida": 850,
+}
 LEVELS: dict[str, Level] = {
     "easy": Level(
-        "easy", 0.1, {"default": 2, "jikaida": 0, "chebache": 0, "sachidjun": 0}, strong=False
+        "easy",
+        0.1,
+        {
+            "default": 300,
+            "shax": 450,
+            "tchela": 350,
+            "sachidjun": 200,
+            "chebache": 300,
+            "pastang": 650,
+            "jikaida": 120,
+        },
+        {"default": 2, "jikaida": 0, "chebache": 0, "sachidjun": 0},
+        strong=False,
     ),
     # Tchela: no playout, the evaluation's capture threats judge the leaf (normal so won
     # 15-5 over 20 games against 8-ply playouts judged by counters alone, 0.2 s a move).
     "normal": Level(
         "normal",
         0.9,
+        NORMAL_NODES,
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=True,
     ),
     "hard": Level(
         "hard",
         4.5,
+        {key: 5 * n for key, n in NORMAL_NODES.items()},
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=True,
     ),
@@ -89,8 +129,9 @@ class SearchResult:
 
 
 class Search:
-    """One move choice. ``iterations`` (when given) replaces the time budget: with a fixed
-    seed the answer is then the same on every machine."""
+    """One move choice, within the level's time and its search size for the game.
+    ``iterations`` (when given) replaces both; ``clock=False`` keeps only the search size.
+    Either way, with a fixed seed the answer is then the same on every machine."""
 
     def __init__(
         self,
@@ -98,11 +139,14 @@ class Search:
         seed: int | None = None,
         iterations: int | None = None,
         seconds: float | None = None,
+        clock: bool = True,
     ):
         self.level = LEVELS[level] if isinstance(level, str) else level
         self.rng = random.Random(seed)
         self.iterations = iterations
+        self.timed = clock and iterations is None
         self.seconds = self.level.seconds if seconds is None else seconds
+        self.cap = iterations or 0  # this move's search size (set by ``choose``)
         self.root: Node | None = None  # the last search's tree (None after a shortcut)
 
     def choose(self, game: Game) -> SearchResult:
@@ -115,6 +159,7 @@ class Search:
             raise ValueError(f"a {game.dice_needed()} roll is due before the next move")
         if len(legal) == 1:
             return SearchResult(legal[0], 0, time.perf_counter() - started, "only move")
+        self.cap = self.iterations or self.level.nodes_for(budget_key(game))
         root_state = clone(game, keep_log=False)
         win = self.winning_move(root_state)
         if win is not None:
@@ -141,9 +186,10 @@ class Search:
                 follow = Search(
                     self.level,
                     self.rng.getrandbits(32),
-                    None if self.iterations is None else max(1, self.iterations // 4),
+                    max(1, self.cap // 4),
                     self.seconds / 4,
                 )
+                follow.timed = self.timed
                 move = follow.choose(position).move
                 node = follow.root.children.get(move) if follow.root is not None else None
             position.push(move)
@@ -182,7 +228,7 @@ class Search:
 
         # Captures first: wins are often one.
         for move in sorted(game.legal_moves(), key=lambda m: "x" not in m.lower()):
-            if budget[0] <= 0 or (self.iterations is None and time.perf_counter() > stop):
+            if budget[0] <= 0 or (self.timed and time.perf_counter() > stop):
                 break
             after = clone(game)
             after.push(move)
@@ -204,11 +250,8 @@ class Search:
         assert mover is not None
         deadline = started + self.seconds
         count = 0
-        while True:
-            if self.iterations is not None:
-                if count >= self.iterations:
-                    break
-            elif count and time.perf_counter() >= deadline:
+        while count < self.cap:
+            if self.timed and count and time.perf_counter() >= deadline:
                 break
             self._iterate(root, clone(root_state), team0)
             count += 1
@@ -230,11 +273,10 @@ class Search:
         (counted, or estimated from the rate so far): the answer is then already known."""
         if len(root.children) < 2 or root.untried:
             return False
-        if self.iterations is not None:
-            left = self.iterations - count
-        else:
+        left = float(self.cap - count)
+        if self.timed:
             now = time.perf_counter()
-            left = count / max(now - started, 1e-9) * (deadline - now)
+            left = min(left, count / max(now - started, 1e-9) * (deadline - now))
         first, second = heapq.nlargest(2, (child.visits for child in root.children.values()))
         return first - second > left
 

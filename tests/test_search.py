@@ -498,3 +498,40 @@ def test_make_arena_marks_each_target_and_writes_the_readme_row():
         "| sachidjun (4 seats) | normal - easy | 100 | 70-0-30 | 0.700 | 0.604-0.781 | ok "
         "| normal 0.90 / 1.00 |"
     )
+
+
+# ---- search sizes per level ------------------------------------------------------------
+
+
+def test_a_level_off_the_clock_searches_exactly_its_size_for_the_game():
+    from search.mcts import LEVELS, NORMAL_NODES, budget_key
+
+    pastang = Jikaida(["pastang"])
+    assert budget_key(pastang) == "pastang" and budget_key(Jikaida()) == "jikaida"
+    assert LEVELS["hard"].nodes_for("pastang") == 5 * NORMAL_NODES["pastang"]
+    game = random_position(("shax", (), 2), seed=4, plies=10)  # placing: 14 moves
+    with pytest.MonkeyPatch.context() as patch:
+        from search import mcts
+
+        patch.setattr(mcts, "SETTLED_EVERY", 10**9)  # no early stop: the size is the size
+        patch.setitem(
+            LEVELS, "easy", mcts.Level("easy", 0.0, {"default": 77}, {"default": 2}, False)
+        )
+        result = Search("easy", seed=1, clock=False).choose(game)
+    assert result.reason == "search" and result.iterations == 77
+
+
+def test_off_the_clock_the_same_seed_gives_the_same_move_whatever_the_load():
+    game = random_position(("tchela", ("4x6",), 2), seed=8, plies=20)
+    first = Search("easy", seed=5, clock=False).choose(game)
+    again = Search("easy", seed=5, clock=False).choose(game)
+    assert (first.move, first.iterations) == (again.move, again.iterations)
+
+
+def test_arena_players_search_the_size_they_are_given():
+    from search.arena import chooser
+
+    game = random_position(("shax", (), 2), seed=4, plies=10)  # placing: 14 moves
+    picks = {chooser("hard", seed, iterations=1)(game) for seed in range(12)}
+    # One iteration expands one random child: over 12 seeds several different moves.
+    assert len(picks) > 1
