@@ -20,18 +20,28 @@ Open challenges
     plays (the accepting transaction writes them in as the opponent, only while the
     challenge is still open), never the challenger. It expires like any challenge. An open
     challenge is one against one: a team game (Šačidjun with partners) names its players.
+
+Seats
+    When everyone invited has accepted, ``seat_players`` gives the seats: fixed by the
+    challenge (a rematch), drawn by dice as the game's text says (Šačidjun's sides), chosen
+    apart as colour and first move (Poron Jikaida), or by the ``first`` option.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from games import Game
+from games.base import DiceSpec
 
-from .service import NotAllowed, ServiceError, _check_pending, _new_game, _parse_game
+from .actions import _new_game, _parse_game
+from .service import NotAllowed, ServiceError, _check_pending
 from .storage import GameStore
 from .store import ChallengeRow, GameRow
+
+Roll = Callable[[DiceSpec], tuple[int, ...]]  # the service's dice, rolled server-side
 
 OPEN_IS_ONE_AGAINST_ONE = (
     "An open challenge is one against one: to play with partners, name your opponent too."
@@ -171,3 +181,103 @@ def fixed_seats(row: ChallengeRow, game: Game) -> tuple[str, str]:
     if row.rematch_of is not None:
         return ("Sides", f"Rematch of game #{row.rematch_of}, sides swapped: {who}")
     return ("Sides", who)
+
+
+# ---- seats, when everyone invited has accepted ----------------------------------
+
+
+def seat_players(
+    row: ChallengeRow, cls: type[Game], roll: Roll
+) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
+    """User ids per seat, the game's variants, and a (label, note) field saying how the
+    seats were given; ``roll``: the service's dice."""
+    if row.seats:  # fixed by the challenge (a rematch)
+        note = fixed_seats(row, _new_game(cls, row.variants, len(row.seats)))
+        return row.seats, row.variants, note
+    seating = getattr(cls, "seating", None)
+    if callable(seating):
+        return _draw_sides(row, seating, roll)
+    if "colour" in row.options:
+        return _colours_and_first(row, cls, roll)
+    if row.first == "random":
+        (die,) = roll(DiceSpec(1, 2))
+        white = row.challenger_id if die == 1 else row.opponent_id
+        how = "drawn at random"
+    else:
+        white = row.challenger_id if row.first == "me" else row.opponent_id
+        how = f"chosen by <@{row.challenger_id}>"
+    black = row.opponent_id if white == row.challenger_id else row.challenger_id
+    note = f"{how}: <@{white}> plays {cls.seat_names[0]}"
+    return (white, black), row.variants, ("First move", note)
+
+
+def _colours_and_first(
+    row: ChallengeRow, cls: type[Game], roll: Roll
+) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
+    """Games where the colour and who moves first are chosen apart (Poron Jikaida): the
+    challenger's ``colour`` option picks the seat, ``first`` who starts; ``random``
+    either way is drawn by the server. A second seat that starts adds the class's
+    ``second_seat_first`` variant."""
+    me, them = row.challenger_id, row.opponent_id
+    names = [name.lower() for name in cls.seat_names]
+    colour = row.options["colour"]
+    if colour == "random":
+        colour = names[roll(DiceSpec(1, 2))[0] - 1]
+        how = "drawn at random"
+    else:
+        how = f"chosen by <@{me}>"
+    players = (me, them) if colour == names[0] else (them, me)
+    first = row.first
+    if first == "random":
+        first = ("me", "them")[roll(DiceSpec(1, 2))[0] - 1]
+        first_how = "drawn at random"
+    else:
+        first_how = f"chosen by <@{me}>"
+    starter = me if first == "me" else them
+    variants = set(row.variants)
+    if players.index(starter) == 1 and cls.second_seat_first:
+        variants.add(cls.second_seat_first)
+    note = (
+        f"Colours {how}: <@{players[0]}> plays {cls.seat_names[0]}, "
+        f"<@{players[1]}> {cls.seat_names[1]}.\n"
+        f"First move {first_how}: <@{starter}> ({cls.seat_names[players.index(starter)]})."
+    )
+    return players, tuple(sorted(variants)), ("Sides", note)
+
+
+def _draw_sides(
+    row: ChallengeRow,
+    seating: Callable[..., tuple[tuple[int, ...], tuple[str, ...]]],
+    roll: Roll,
+) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
+    """Šačidjun's draw, as the text says: "Each side rolls a single die to see whether
+    they will play veradi or tameg. (High roll gets veradi.) If two people are playing
+    on one side, then they roll to see who will play raža and čadra. (High roll gets
+    raža.)" Ties are rolled again; every roll is shown."""
+    mine, theirs = row.teams
+    lines: list[str] = []
+    high, _ = _roll_off(mine, theirs, lines, roll)
+    veradi, tameg = (mine, theirs) if high == 0 else (theirs, mine)
+    lines[-1] += f" → {' and '.join(f'<@{user}>' for user in veradi)} veradi"
+    teams = []
+    for team in (veradi, tameg):
+        if len(team) == 2:
+            first, _ = _roll_off((team[0],), (team[1],), lines, roll)
+            team = team if first == 0 else (team[1], team[0])
+            lines[-1] += f" → <@{team[0]}> raža, <@{team[1]}> čadra"
+        teams.append(team)
+    players, variants = seating(*teams)
+    return players, tuple(sorted({*row.variants, *variants})), ("Sides drawn", "\n".join(lines))
+
+
+def _roll_off(
+    first: tuple[int, ...], second: tuple[int, ...], lines: list[str], roll: Roll
+) -> tuple[int, int]:
+    """Each of two sides (or players) rolls a d8 until the rolls differ; returns
+    (index of the high roller, index of the low one) and notes every roll."""
+    names = [" and ".join(f"<@{user}>" for user in team) for team in (first, second)]
+    while True:
+        a, b = roll(DiceSpec(2, 8))
+        lines.append(f"{names[0]} {a}, {names[1]} {b}" + (" (tie, again)" if a == b else ""))
+        if a != b:
+            return (0, 1) if a > b else (1, 0)

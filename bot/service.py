@@ -3,6 +3,11 @@
 Every change to a game is one optimistic transaction: read the row at version v, apply the
 action to the engine in memory, then write the new state ``WHERE version = v``. A writer that
 lost the race gets ``StaleBoard`` with the current board; nothing is half-written.
+
+The service calls the modules that hold each capability: what it returns and raises is in
+``bot/views.py`` (importable from here too), the engine side (loading a game, the players'
+actions) in ``bot/actions.py``, seats and rematches in ``bot/challenges.py``, the clock's
+work (``tick``) in ``bot/deadlines.py``.
 """
 
 from __future__ import annotations
@@ -13,22 +18,54 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from games import Game, game_class, load_game
-from games.base import DiceSpec, IllegalMove, LogEntry
+from games import Game, load_game
+from games.base import DiceSpec, LogEntry
 
 from . import clocks, notify, ratings, records, takebacks, workers
 from . import events as game_events
+from .actions import (
+    _answer_draw_action,
+    _claim_timeout_action,
+    _game_class,
+    _known_class,
+    _move_action,
+    _new_game,
+    _offer_draw_action,
+    _parse_game,
+    _require_turn,
+    _resign_action,
+    _roll_action,
+    _title,
+    _turn_action,
+)
+from .actions import natural_key as natural_key
 from .config import Settings
+from .deadlines import Deadlines
 from .events import GameEvent
-from .jobs import Outbox, once
+from .jobs import Outbox
 from .server_settings import Refused, ServerSettings, change
 from .storage import GameStore
 from .store import ChallengeRow, GameRow
 from .vacations import Vacations
+from .views import (
+    BoardView,
+    ChallengeView,
+    CorruptGame,
+    Fields,
+    GameSummary,
+    NotAllowed,
+    NotFound,
+    Notice,
+    RenderFailed,
+    ServiceError,
+    StaleBoard,
+)
+from .views import IllegalMoveError as IllegalMoveError
+from .views import RollDue as RollDue
 from .workers import Action, Snapshot, Workers
 
 log = logging.getLogger(__name__)
@@ -36,159 +73,9 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 Roller = Callable[[DiceSpec], Sequence[int]]
 Renderer = Callable[[Game], bytes]
-Fields = tuple[tuple[str, str], ...]
 
 FIRST_CHOICES = ("me", "them", "random")
 LEGAL_CACHE_SIZE = 512
-LEGAL_EXAMPLES = 5
-STALE_MESSAGE = "The board changed; here is the current one."
-
-
-# ---- views ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BoardView:
-    """Everything a cog needs to show a game."""
-
-    game_id: int
-    kind: str
-    title: str
-    version: int
-    guild_id: int
-    channel_id: int
-    thread_id: int | None
-    message_id: int | None
-    players: tuple[int, ...]  # user id per seat
-    seat_names: tuple[str, ...]
-    to_move_user: int | None  # None when finished
-    status: str  # game.status_line()
-    last_action: str | None  # e.g. "d2-d3 xg7"; None at the start
-    fields: Fields  # game.summary(), plus variants and a pending draw offer
-    finished: bool
-    result: str | None  # game.result_text() once over
-    image: bytes  # PNG (b"" if rendering failed; the failure is logged)
-    dice_needed: str | None  # e.g. "2d8" when a roll is due
-    legal_count: int
-    note: str | None = None  # what just happened that the position alone does not tell
-    answers: tuple[tuple[str, str], ...] = ()  # (move, label) to offer as buttons
-    bot_levels: tuple[tuple[int, str], ...] = ()  # (seat, level) of seats the bot plays
-    clock: str | None = None  # "<@1> moves <t:...:R>", or the mover's vacation
-
-
-@dataclass(frozen=True)
-class ChallengeView:
-    challenge_id: int
-    kind: str
-    title: str
-    variants: tuple[str, ...]
-    challenger_id: int
-    opponent_id: int | None  # None: open to anyone in the channel (bot/challenges.py)
-    first: str
-    status: str  # pending | accepted | declined | expired
-    expires_at: float
-    guild_id: int
-    channel_id: int
-    message_id: int | None
-    teams: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # with partners, if any
-    invited: tuple[int, ...] = ()  # everyone who must accept: opponent, then partners
-    accepted: tuple[int, ...] = ()  # invited players who accepted so far
-    options: tuple[tuple[str, str], ...] = ()
-    draws_sides: bool = False  # sides and colours are drawn by dice on acceptance
-    time: int | None = None  # seconds per move (``options["time"]``)
-    seats: tuple[int, ...] = ()  # players per seat when the challenge fixes them (a rematch)
-    seat_names: tuple[str, ...] = ()  # the names of those seats
-    rematch_of: int | None = None  # the game this challenge replays
-
-    @property
-    def is_open(self) -> bool:
-        return self.opponent_id is None
-
-    @property
-    def players(self) -> tuple[int, ...]:
-        return (self.challenger_id, *self.invited)
-
-    @property
-    def waiting_for(self) -> tuple[int, ...]:
-        return tuple(user for user in self.invited if user not in self.accepted)
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    game_id: int
-    kind: str
-    title: str
-    players: tuple[int, ...]
-    status: str
-    finished: bool
-    guild_id: int
-    channel_id: int
-    thread_id: int | None
-    message_id: int | None
-    to_move_user: int | None
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something ``tick()`` found that the bot must post."""
-
-    kind: str  # "reminder" | "claimable" | "timed_out" | "challenge_expired" | "vacation"
-    # | "digest" (a DM)
-    game_id: int | None
-    challenge_id: int | None
-    guild_id: int
-    channel_id: int
-    thread_id: int | None
-    message_id: int | None
-    user_id: int  # who to mention
-    text: str
-    key: str = ""  # its job in the outbox (bot/jobs.py): what it is for, sent once
-
-
-# ---- errors --------------------------------------------------------------------------
-
-
-class ServiceError(Exception):
-    """A refusal with a short, player-facing ``message`` (shown ephemerally)."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class NotFound(ServiceError):
-    """No such game or challenge (in this guild)."""
-
-
-class NotAllowed(ServiceError):
-    """Wrong player, not your turn, not your challenge, self or bot challenge."""
-
-
-class IllegalMoveError(ServiceError):
-    def __init__(self, message: str, legal: Iterable[str] = ()):
-        super().__init__(message)
-        self.legal: tuple[str, ...] = tuple(legal)
-
-    def __reduce__(self) -> tuple[Any, ...]:  # raised in a worker process, keeps ``legal``
-        return type(self), (self.message, self.legal)
-
-
-class RollDue(IllegalMoveError):
-    """A move sent while the dice must be rolled first."""
-
-
-class StaleBoard(ServiceError):
-    def __init__(self, board: BoardView, message: str = STALE_MESSAGE):
-        super().__init__(message)
-        self.board = board
-
-
-class CorruptGame(ServiceError):
-    """A stored state that fails to load."""
-
-
-class RenderFailed(Exception):
-    """Rendering failed in a worker; the message is the worker's traceback (for the log)."""
 
 
 # ---- defaults ------------------------------------------------------------------------
@@ -239,6 +126,15 @@ class GameService:
         self._snapshots: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
         self._search_games: OrderedDict[tuple[int, int], Game] = OrderedDict()
         self._vacations = Vacations(store, clock, lambda row: self._mover_and_waiting(row)[0])
+        self._deadlines = Deadlines(
+            store,
+            clock,
+            self._outbox,
+            bot_user_id=bot_user_id,
+            time_of=self._time_of,
+            mover_and_waiting=self._mover_and_waiting,
+            apply=self._apply,
+        )
 
     async def close(self) -> None:
         """Stop the worker processes, if any."""
@@ -367,7 +263,7 @@ class GameService:
         from . import opponent
 
         cls = _game_class(row.kind)
-        players, variants, first_note = self._seat_players(row, cls)
+        players, variants, first_note = challenges.seat_players(row, cls, self._roll)
         game = _new_game(cls, variants, len(players))
         game_id = await self._store.accept_challenge(
             challenge_id,
@@ -409,99 +305,6 @@ class GameService:
         ):
             _check_pending(await self._challenge(challenge_id), now)
         return await self.get_challenge(challenge_id)
-
-    def _seat_players(
-        self, row: ChallengeRow, cls: type[Game]
-    ) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
-        """User ids per seat, the game's variants, and a (label, note) field saying how the
-        seats were given."""
-        if row.seats:  # fixed by the challenge (a rematch)
-            from .challenges import fixed_seats
-
-            note = fixed_seats(row, _new_game(cls, row.variants, len(row.seats)))
-            return row.seats, row.variants, note
-        seating = getattr(cls, "seating", None)
-        if callable(seating):
-            return self._draw_sides(row, seating)
-        if "colour" in row.options:
-            return self._colours_and_first(row, cls)
-        if row.first == "random":
-            (die,) = self._roll(DiceSpec(1, 2))
-            white = row.challenger_id if die == 1 else row.opponent_id
-            how = "drawn at random"
-        else:
-            white = row.challenger_id if row.first == "me" else row.opponent_id
-            how = f"chosen by <@{row.challenger_id}>"
-        black = row.opponent_id if white == row.challenger_id else row.challenger_id
-        note = f"{how}: <@{white}> plays {cls.seat_names[0]}"
-        return (white, black), row.variants, ("First move", note)
-
-    def _colours_and_first(
-        self, row: ChallengeRow, cls: type[Game]
-    ) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
-        """Games where the colour and who moves first are chosen apart (Poron Jikaida): the
-        challenger's ``colour`` option picks the seat, ``first`` who starts; ``random``
-        either way is drawn by the server. A second seat that starts adds the class's
-        ``second_seat_first`` variant."""
-        me, them = row.challenger_id, row.opponent_id
-        names = [name.lower() for name in cls.seat_names]
-        colour = row.options["colour"]
-        if colour == "random":
-            colour = names[self._roll(DiceSpec(1, 2))[0] - 1]
-            how = "drawn at random"
-        else:
-            how = f"chosen by <@{me}>"
-        players = (me, them) if colour == names[0] else (them, me)
-        first = row.first
-        if first == "random":
-            first = ("me", "them")[self._roll(DiceSpec(1, 2))[0] - 1]
-            first_how = "drawn at random"
-        else:
-            first_how = f"chosen by <@{me}>"
-        starter = me if first == "me" else them
-        variants = set(row.variants)
-        if players.index(starter) == 1 and cls.second_seat_first:
-            variants.add(cls.second_seat_first)
-        note = (
-            f"Colours {how}: <@{players[0]}> plays {cls.seat_names[0]}, "
-            f"<@{players[1]}> {cls.seat_names[1]}.\n"
-            f"First move {first_how}: <@{starter}> ({cls.seat_names[players.index(starter)]})."
-        )
-        return players, tuple(sorted(variants)), ("Sides", note)
-
-    def _draw_sides(
-        self, row: ChallengeRow, seating: Callable[..., tuple[tuple[int, ...], tuple[str, ...]]]
-    ) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, str]]:
-        """Šačidjun's draw, as the text says: "Each side rolls a single die to see whether
-        they will play veradi or tameg. (High roll gets veradi.) If two people are playing
-        on one side, then they roll to see who will play raža and čadra. (High roll gets
-        raža.)" Ties are rolled again; every roll is shown."""
-        mine, theirs = row.teams
-        lines: list[str] = []
-        high, _ = self._roll_off(mine, theirs, lines)
-        veradi, tameg = (mine, theirs) if high == 0 else (theirs, mine)
-        lines[-1] += f" → {' and '.join(f'<@{user}>' for user in veradi)} veradi"
-        teams = []
-        for team in (veradi, tameg):
-            if len(team) == 2:
-                first, _ = self._roll_off((team[0],), (team[1],), lines)
-                team = team if first == 0 else (team[1], team[0])
-                lines[-1] += f" → <@{team[0]}> raža, <@{team[1]}> čadra"
-            teams.append(team)
-        players, variants = seating(*teams)
-        return players, tuple(sorted({*row.variants, *variants})), ("Sides drawn", "\n".join(lines))
-
-    def _roll_off(
-        self, first: tuple[int, ...], second: tuple[int, ...], lines: list[str]
-    ) -> tuple[int, int]:
-        """Each of two sides (or players) rolls a d8 until the rolls differ; returns
-        (index of the high roller, index of the low one) and notes every roll."""
-        names = [" and ".join(f"<@{user}>" for user in team) for team in (first, second)]
-        while True:
-            a, b = self._roll(DiceSpec(2, 8))
-            lines.append(f"{names[0]} {a}, {names[1]} {b}" + (" (tie, again)" if a == b else ""))
-            if a != b:
-                return (0, 1) if a > b else (1, 0)
 
     async def rematch(self, game_id: int, user_id: int, *, guild_id: int) -> ChallengeView:
         """A player of the finished game asks for its rematch (bot/challenges.py)."""
@@ -733,44 +536,13 @@ class GameService:
         roller as the games'. ``NdM`` with N 1..10 and M 2..100; ``dM`` means ``1dM``."""
         return (spec := parse_dice(text)), self._roll(spec)
 
-    # ---- the clock -----------------------------------------------------------------
+    # ---- the clock (bot/deadlines.py) ----------------------------------------------
 
     async def tick(self, send: Callable[[Notice], Awaitable[None]] | None = None) -> list[Notice]:
-        """Expire challenges, remind idle players once per turn, announce claimable games.
-
-        Each notice is a job of the outbox (bot/jobs.py), shared by every process: with
-        ``send`` (the bot), each is sent, then marked done; one whose sending raised, or left
-        by a process that died, is sent by a later tick. Without ``send``, the notices are
-        marked done and returned for the caller to post."""
-        now = self._clock()
-        notices = [Notice(**payload, key=key) for key, payload in await self._outbox.take()]
-        notices += await self._expire_challenges(now)
-        notices += await self._reminders(now)
-        notices += await self._claimables(now)
-        notices += await self._timeouts(now)
-        notices += await notify.digests(self, now)  # marked sent for the day first (bot/notify.py)
-        for notice in notices:
-            if send is not None:
-                try:
-                    await send(notice)
-                except Exception:
-                    log.warning(
-                        "could not send %s; a later tick retries", notice.key, exc_info=True
-                    )
-                    continue
-            if notice.key is not None:
-                await self._outbox.done(notice.key)
-        await self._outbox.purge()
-        return notices
-
-    async def _notice_once(
-        self, notice: Notice, key: str, mark: Callable[[], Awaitable[bool]], done_elsewhere
-    ) -> Notice | None:
-        """``notice`` with its key when this process is to send it (bot/jobs.py ``once``)."""
-        payload = {name: value for name, value in vars(notice).items() if name != "key"}
-        if await once(self._outbox, key, payload, mark, done_elsewhere):
-            return replace(notice, key=key)
-        return None
+        """Send what is due (``Deadlines.tick``): expired challenges, reminders, claim
+        notices, games ended on time, the day's digests. With ``send`` (the bot), each is
+        sent, then marked done; without, marked done and returned for the caller to post."""
+        return await self._deadlines.tick(send, partial(notify.digests, self))
 
     # ---- notifications (bot/notify.py) ---------------------------------------------
 
@@ -785,127 +557,6 @@ class GameService:
     async def dm_failed(self, guild_id: int, user_id: int) -> bool:
         """A DM to the player failed; True the first time (tell them once)."""
         return await notify.dm_failed(self, guild_id, user_id)
-
-    async def _expire_challenges(self, now: float) -> list[Notice]:
-        notices = []
-        for row in await self._store.challenges_expired(now):
-
-            async def expired_elsewhere(challenge_id: int = row.id) -> bool:
-                challenge = await self._store.get_challenge(challenge_id)
-                return challenge is not None and challenge.status == "expired"
-
-            notice = await self._notice_once(
-                _expiry_notice(row),
-                f"challenge_expired:{row.id}",
-                partial(
-                    self._store.update_challenge,
-                    row.id,
-                    expected_status="pending",
-                    status="expired",
-                ),
-                expired_elsewhere,
-            )
-            if notice is not None:
-                notices.append(notice)
-        return notices
-
-    async def _reminders(self, now: float) -> list[Notice]:
-        """At half the time per move and near its end (``clocks.reminder_offsets``)."""
-        notices = []
-        for row in await self._store.games_to_remind(now):
-            started = row.turn_started_at if row.turn_started_at is not None else now
-            due, next_at = clocks.reminder_state(started, self._time_of(row.options), now)
-            sent = max(due, row.reminded)
-            mark = partial(
-                self._store.mark_reminded, row.id, row.version, row.reminded, sent, next_at
-            )
-            mover, _ = self._mover_and_waiting(row)
-            if (
-                mover is None
-                or mover == self.bot_user_id  # the bot opponent needs no nudge
-                or due <= row.reminded
-                or clocks.paused(row.paused_until, now)
-            ):
-                await mark()  # nothing to say: the next reminder's time only
-                continue
-            ends = f": your time runs out <t:{int(row.claim_at)}:R>" if row.claim_at else ""
-            text = f"<@{mover}>, it is your turn in {_title(row.kind)} #{row.id}{ends}."
-            notice = await self._notice_once(
-                _game_notice("reminder", row, mover, text),
-                f"reminder:{row.id}:{row.version}:{sent}",
-                mark,
-                partial(self._same_version, row),
-            )
-            if notice is not None:
-                notices.append(notice)
-        return notices
-
-    async def _claimables(self, now: float) -> list[Notice]:
-        notices = []
-        for row in await self._store.games_claimable(now):
-            if clocks.paused(row.paused_until, now):  # the mover is on vacation
-                continue
-            mark = partial(self._store.mark_notified, row.id, row.version, "claim_notified")
-            mover, waiting = self._mover_and_waiting(row)
-            if mover is None or waiting is None or waiting == self.bot_user_id:
-                await mark()
-                continue
-            ends = f" <t:{int(row.timeout_at)}:R>" if row.timeout_at else ""
-            text = (
-                f"<@{waiting}>, <@{mover}> has not moved in {_title(row.kind)} #{row.id}"
-                f"{_since(row.turn_started_at)}: you may claim the win by timeout"
-                + (f"; otherwise the game ends on time{ends}." if ends else ".")
-            )
-            notice = await self._notice_once(
-                _game_notice("claimable", row, waiting, text),
-                f"claimable:{row.id}:{row.version}",
-                mark,
-                partial(self._same_version, row),
-            )
-            if notice is not None:
-                notices.append(notice)
-        return notices
-
-    async def _timeouts(self, now: float) -> list[Notice]:
-        """End on time the games whose time and grace are out: recorded as a claim by the
-        waiting side, once. Like every notice, the announcement is written as a job before
-        the game's write (its mark), so a process killed between the two leaves the job to
-        another (bot/jobs.py): the game is then ended by whichever process scans it next,
-        and the job waits for that (``cogs.notices.post_timed_out`` shows only a final
-        board)."""
-        notices = []
-        for row in await self._store.games_timed_out(now):
-            mover, waiting = self._mover_and_waiting(row)
-            if mover is None or waiting is None or clocks.paused(row.paused_until, now):
-                continue
-            ended = _parse_game(row, full_check=False)  # the result it ends with
-            ended.claim_timeout(_require_player(row, waiting))
-            text = (
-                f"<@{mover}> ran out of time in {_title(row.kind)} #{row.id}: the game is over"
-                f" ({ended.result_text()})."
-            )
-            notice = await self._notice_once(
-                _game_notice("timed_out", row, mover, text),
-                f"timed_out:{row.id}",
-                partial(self._end_on_time, row, waiting),
-                partial(self._finished, row),
-            )
-            if notice is not None:
-                notices.append(notice)
-        return notices
-
-    async def _end_on_time(self, row: GameRow, waiting: int) -> bool:
-        """The time-out's mark: the game's own version-checked write."""
-        try:
-            await self._apply(row, partial(_claim_timeout_action, waiting))
-        except ServiceError:  # another process ended it, or it changed meanwhile
-            return False
-        return True
-
-    async def _finished(self, row: GameRow) -> bool:
-        """Whether another process ended the game meanwhile (the job stands for it)."""
-        current = await self._store.get_game(row.id)
-        return current is not None and current.status == "finished"
 
     # ---- server settings and vacations ---------------------------------------------
 
@@ -946,17 +597,7 @@ class GameService:
 
     async def vacation_notices(self, guild_id: int, user_id: int) -> list[Notice]:
         """For the opponents, in each game whose clock the player's vacation holds now."""
-        now = self._clock()
-        notices = []
-        for row in await self._store.games_of_user(guild_id, user_id):
-            mover, _ = self._mover_and_waiting(row)
-            if mover == user_id and clocks.paused(row.paused_until, now):
-                text = (
-                    f"<@{user_id}> is on vacation until <t:{int(row.paused_until or 0)}:f>:"
-                    f" the clock of {_title(row.kind)} #{row.id} waits."
-                )
-                notices.append(_game_notice("vacation", row, user_id, text))
-        return notices
+        return await self._deadlines.vacation_notices(guild_id, user_id)
 
     def _time_of(self, options: dict[str, Any]) -> float:
         return clocks.seconds(options, "time", self._settings.claim_after)
@@ -968,11 +609,6 @@ class GameService:
         away = None if mover is None else await self._store.active_vacation(guild_id, mover, now)
         grace = clocks.seconds(options, "grace", clocks.DEFAULT_GRACE)
         return clocks.new_turn(now, self._time_of(options), grace, away.until if away else None)
-
-    async def _same_version(self, row: GameRow) -> bool:
-        """Whether the game is still at ``row``'s version (nobody moved since the scan)."""
-        current = await self._store.game_version(row.id)
-        return current is not None and current[1] == row.version
 
     # ---- internals -----------------------------------------------------------------
 
@@ -1225,13 +861,6 @@ def parse_dice(text: str) -> DiceSpec:
     return DiceSpec(count, sides)
 
 
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key reading digit runs as numbers: ``open2`` < ``open10``, ``3+s`` < ``12``."""
-    return tuple(
-        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part
-    )
-
-
 def _recall(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int]) -> Any:
     """A cached value (marked as recently used), or None."""
     value = cache.get(key)
@@ -1263,49 +892,6 @@ def _history_line(ply: int, game: Game, entry: LogEntry) -> str:
     if entry.dice is not None:
         return f"{ply}. {name} rolls {entry}"
     return f"{ply}. {name} {entry.move}"
-
-
-def _parse_game(row: GameRow, *, full_check: bool = True) -> Game:
-    """The engine for a stored row; any failure to load is ``CorruptGame``. Without
-    ``full_check`` the legal moves are not generated (lists and thread look-ups, which only
-    show the status, stay cheap for games whose move generation is costly)."""
-    try:
-        game = load_game(row.state)
-        if game.key != row.kind or game.seats != len(row.players):
-            raise ValueError("state does not match the game row")
-        if full_check:
-            game.legal_moves()  # a damaged position often fails only here
-        game.status_line()
-    except Exception:
-        log.exception("game %s: stored state fails to load", row.id)
-        raise CorruptGame(f"Game #{row.id} cannot be loaded: its saved state is damaged.") from None
-    return game
-
-
-def _game_class(kind: str) -> type[Game]:
-    try:
-        return game_class(kind)
-    except KeyError:
-        raise ServiceError(f"There is no game called {kind!r}.") from None
-
-
-def _new_game(cls: type[Game], variants: Iterable[str], seats: int = 2) -> Game:
-    try:
-        return cls(variants, seats)
-    except ValueError as exc:
-        raise ServiceError(str(exc).capitalize() + ".") from None
-
-
-def _known_class(kind: str) -> type[Game] | None:
-    try:
-        return game_class(kind)
-    except KeyError:
-        return None
-
-
-def _title(kind: str) -> str:
-    cls = _known_class(kind)
-    return cls.title if cls else kind
 
 
 def _check_pending(row: ChallengeRow, now: float) -> None:
@@ -1350,122 +936,6 @@ def _user(players: Sequence[int], seat: int | None) -> int | None:
     return None if seat is None else players[seat]
 
 
-def _require_player(row: GameRow, user_id: int) -> int:
-    """The seat of ``user_id``; NotAllowed for anyone else."""
-    if user_id not in row.players:
-        raise NotAllowed("You are not playing in this game.")
-    return row.players.index(user_id)
-
-
-def _require_turn(row: GameRow, game: Game | Snapshot, user_id: int) -> None:
-    _require_player(row, user_id)
-    seat = game.to_move
-    if seat is not None and row.players[seat] != user_id:
-        raise NotAllowed(f"It is <@{row.players[seat]}>'s turn.")
-
-
-# ---- actions: run in a worker on the loaded game; they mutate it (or raise ServiceError)
-# and return extra columns to write.
-
-
-def _move_action(user_id: int, text: str, row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    _require_turn(row, game, user_id)
-    spec = game.dice_needed()
-    if spec is not None and game.waits_for_roll(text):
-        raise RollDue(f"Not yet: roll the dice first ({spec}), then move.")
-    try:
-        game.push_line(text)
-    except IllegalMove as exc:
-        raise IllegalMoveError(_illegal_message(text, exc), exc.legal) from None
-    except ValueError:  # a parser's own failure (e.g. a number past int's digit limit)
-        shown = text.strip().replace("`", "")[:40]
-        raise IllegalMoveError(f"`{shown}` is not a move I can read.") from None
-    return {"draw_offer_seat": None}  # any move clears a pending draw offer
-
-
-def _turn_action(
-    user_id: int, moves: tuple[str, ...], row: GameRow, game: Game, now: float
-) -> dict[str, Any]:
-    if not moves:
-        raise IllegalMoveError("No move given.")
-    for text in moves:
-        if game.is_over:
-            break
-        _move_action(user_id, text, row, game, now)
-    return {"draw_offer_seat": None}
-
-
-def _roll_action(
-    user_id: int, dice: tuple[int, ...], row: GameRow, game: Game, now: float
-) -> dict[str, Any]:
-    """Record the dice the service rolled (for this version's ``dice_needed``)."""
-    _require_turn(row, game, user_id)
-    if game.dice_needed() is None:
-        raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
-    game.roll(dice)
-    return {}
-
-
-def _resign_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    game.resign(_require_player(row, user_id))
-    return {}
-
-
-def _offer_draw_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    seat = _require_player(row, user_id)
-    offered = row.draw_offer_seat
-    if offered is not None and game.team_of(offered) == game.team_of(seat):
-        who = "You have" if offered == seat else "Your side has"
-        raise NotAllowed(f"{who} already offered a draw; wait for the answer.")
-    if offered is not None:
-        game.agree_draw()
-        return {"events": [GameEvent(game_events.DRAW_ACCEPT, seat, game.ply, now)]}
-    offer = GameEvent(game_events.DRAW_OFFER, seat, game.ply, now)
-    return {"draw_offer_seat": seat, "events": [offer]}
-
-
-def _answer_draw_action(
-    user_id: int, accept: bool, row: GameRow, game: Game, now: float
-) -> dict[str, Any]:
-    seat = _require_player(row, user_id)
-    if row.draw_offer_seat is None:
-        raise ServiceError("There is no draw offer to answer.")
-    if row.draw_offer_seat == seat:
-        raise NotAllowed("You made this offer; your opponent answers it.")
-    if game.team_of(row.draw_offer_seat) == game.team_of(seat):
-        raise NotAllowed("Your side made this offer; the other side answers it.")
-    if accept:
-        game.agree_draw()
-    kind = game_events.DRAW_ACCEPT if accept else game_events.DRAW_DECLINE
-    return {"draw_offer_seat": None, "events": [GameEvent(kind, seat, game.ply, now)]}
-
-
-def _claim_timeout_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    seat = _require_player(row, user_id)
-    mover = game.to_move
-    if mover is not None and game.team_of(mover) == game.team_of(seat):
-        whose = "your" if mover == seat else "your side's"
-        raise NotAllowed(f"It is {whose} turn: there is nothing to claim.")
-    if clocks.paused(row.paused_until, now) and mover is not None:
-        until = int(row.paused_until or 0)
-        raise NotAllowed(f"<@{row.players[mover]}> is on vacation until <t:{until}:f>.")
-    if row.claim_at is None or now < row.claim_at:
-        when = f" <t:{int(row.claim_at)}:R>" if row.claim_at is not None else " later"
-        raise NotAllowed(f"You can claim a win by timeout{when}.")
-    game.claim_timeout(seat)
-    return {}
-
-
-def _illegal_message(text: str, exc: IllegalMove) -> str:
-    shown = text.strip().replace("`", "")[:40] or "(nothing)"
-    message = f"`{shown}` is not legal: {exc.reason.rstrip('.')}."
-    if exc.legal:
-        examples = ", ".join(sorted(exc.legal, key=natural_key)[:LEGAL_EXAMPLES])
-        more = len(exc.legal) - LEGAL_EXAMPLES
-        message += f" Legal moves include {examples}" + (f" and {more} more." if more > 0 else ".")
-    return message
-
-
 def _bot_levels(row: GameRow) -> tuple[tuple[int, str], ...]:
     levels = row.options.get("bot_levels") or {}
     return tuple(sorted((int(seat), str(level)) for seat, level in levels.items()))
@@ -1480,44 +950,6 @@ def _extra_fields(row: GameRow, game: Snapshot) -> Fields:
         name = game.seat_names[seat]
         fields.append(("Draw offer", f"<@{row.players[seat]}> ({name}) offers a draw"))
     return tuple(fields)
-
-
-def _since(started: float | None) -> str:
-    return "" if started is None else f" (waiting since <t:{int(started)}:R>)"
-
-
-def _game_notice(kind: str, row: GameRow, user_id: int, text: str) -> Notice:
-    return Notice(
-        kind=kind,
-        game_id=row.id,
-        challenge_id=None,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        thread_id=row.thread_id,
-        message_id=row.message_id,
-        user_id=user_id,
-        text=text,
-    )
-
-
-def _expiry_notice(row: ChallengeRow) -> Notice:
-    text = (
-        f"<@{row.challenger_id}>, your open {_title(row.kind)} challenge expired: nobody took it."
-        if row.is_open
-        else f"<@{row.challenger_id}>, your {_title(row.kind)} challenge to "
-        f"<@{row.opponent_id}> expired unanswered."
-    )
-    return Notice(
-        kind="challenge_expired",
-        game_id=None,
-        challenge_id=row.id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        thread_id=None,
-        message_id=row.message_id,
-        user_id=row.challenger_id,
-        text=text,
-    )
 
 
 def _game_not_found(game_id: int) -> NotFound:

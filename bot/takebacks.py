@@ -143,7 +143,8 @@ def latest(events: list[GameEvent]) -> GameEvent | None:
 
 async def ask(service: GameService, game_id: int, user_id: int, guild_id: int) -> TakebackView:
     """``user_id`` asks for a takeback; stored at the game's version (restart-safe)."""
-    from .service import NotAllowed, ServiceError, _require_player, _title
+    from .actions import _require_player, _title
+    from .views import NotAllowed, ServiceError
 
     store = service._store
     row = await service._game_row(game_id, guild_id)
@@ -185,7 +186,8 @@ async def answer(
     version: int,
 ) -> tuple[TakebackView, BoardView | None]:
     """An opponent accepts (the restored board comes with the answer) or declines."""
-    from .service import NotAllowed, ServiceError, StaleBoard, _require_player, _title
+    from .actions import _require_player, _title
+    from .views import NotAllowed, ServiceError, StaleBoard
 
     store = service._store
     row = await service._game_row(game_id, guild_id)

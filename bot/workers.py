@@ -142,7 +142,7 @@ def echo(value: T) -> T:
 def _load(row: GameRow, legal: tuple[str, ...] | None) -> Game:
     """The game of a stored row. Without ``legal`` the legal moves are generated (a damaged
     position often fails only there); with the list known for this version they are not."""
-    from .service import _parse_game
+    from .actions import _parse_game
 
     if legal is None:
         return _parse_game(row)

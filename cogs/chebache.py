@@ -7,17 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import (
-    LEVEL_CHOICES,
-    LEVEL_HELP,
-    OPEN_HELP,
-    TIME_CHOICES,
-    TIME_HELP,
-    GameCog,
-    first_choices,
-    level_of,
-    seconds,
-)
+from .game_cog import GameCog, first_choices
+from .options import ChallengeOptions, challenge_options
 from .ui import refuse
 
 END_REFUSED = (
@@ -36,32 +27,16 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
     move_help = "Phase I, one die: 2/7, 8\\6 (back), 3X9, S/3, K(4/10); several may be spaced"
 
     @app_commands.command(description="Challenge someone to a game of Chebache")
-    @app_commands.describe(
-        opponent=OPEN_HELP,
-        first="Who plays White (White moves first); random by default",
-        level=LEVEL_HELP,
-        rated="Counts for the ratings (default: yes); no makes a friendly game",
-        time=TIME_HELP,
-    )
-    @app_commands.choices(first=first_choices("White"), level=LEVEL_CHOICES, time=TIME_CHOICES)
+    @app_commands.describe(first="Who plays White (White moves first); random by default")
+    @app_commands.choices(first=first_choices("White"))
+    @challenge_options()
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member | None = None,
+        shared: ChallengeOptions,
         first: app_commands.Choice[str] | None = None,
-        level: app_commands.Choice[str] | None = None,
-        rated: bool = True,
-        time: app_commands.Choice[int] | None = None,
     ) -> None:
-        await play.challenge(
-            interaction,
-            self.kind,
-            opponent,
-            first.value if first else "random",
-            level=level_of(level),
-            rated=rated,
-            time=seconds(time),
-        )
+        await play.challenge(interaction, self.kind, shared, first.value if first else "random")
 
     @app_commands.command(description="Roll the two dice of your turn")
     @app_commands.describe(game="Which game")

@@ -13,32 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clocks import TIME_CHOICES as TIMES
-
 from . import play
 
-OPEN_HELP = "Who you want to play; leave it empty for an open challenge (anyone here)"
 RANDOM_FIRST = app_commands.Choice(name="random (drawn by the server)", value="random")
-# The bot opponent's strength, for a challenge to the bot itself (search.LEVELS).
-LEVEL_CHOICES = [
-    app_commands.Choice(name="easy (quick, beatable)", value="easy"),
-    app_commands.Choice(name="normal (about a second a move)", value="normal"),
-    app_commands.Choice(name="hard (several seconds a move)", value="hard"),
-]
-LEVEL_HELP = "When you challenge me: how well I play (normal by default)"
-
-
-def level_of(level: app_commands.Choice[str] | None) -> str | None:
-    return level.value if level else None
-
-
-# Every challenge's ``time`` option: hours or days per move (seconds as the value).
-TIME_CHOICES = [app_commands.Choice(name=name, value=seconds) for name, seconds in TIMES]
-TIME_HELP = "Time per move (default: the server's setting, else 3 days)"
-
-
-def seconds(time: app_commands.Choice[int] | None) -> int | None:
-    return time.value if time else None
 
 
 def first_choices(seat: str) -> list[app_commands.Choice[str]]:

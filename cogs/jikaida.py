@@ -8,17 +8,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import (
-    LEVEL_CHOICES,
-    LEVEL_HELP,
-    OPEN_HELP,
-    RANDOM_FIRST,
-    TIME_CHOICES,
-    TIME_HELP,
-    GameCog,
-    level_of,
-    seconds,
-)
+from .game_cog import RANDOM_FIRST, GameCog
+from .options import ChallengeOptions, challenge_options
 
 FIRST_CHOICES = [
     app_commands.Choice(name="me", value="me"),
@@ -42,43 +33,28 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
 
     @app_commands.command(description="Challenge someone to Poron Jikaida (or Pastang)")
     @app_commands.describe(
-        opponent=OPEN_HELP,
         first="Who moves first; random by default",
         variant="Poron Jikaida (default) or its small form Pastang",
         colour="The colour you play; random by default",
-        rated="Counts for the ratings (default: yes); no makes a friendly game",
-        level=LEVEL_HELP,
-        time=TIME_HELP,
     )
-    @app_commands.choices(
-        first=FIRST_CHOICES,
-        variant=VARIANT_CHOICES,
-        colour=COLOUR_CHOICES,
-        level=LEVEL_CHOICES,
-        time=TIME_CHOICES,
-    )
+    @app_commands.choices(first=FIRST_CHOICES, variant=VARIANT_CHOICES, colour=COLOUR_CHOICES)
+    @challenge_options()
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member | None = None,
+        shared: ChallengeOptions,
         first: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
         colour: app_commands.Choice[str] | None = None,
-        level: app_commands.Choice[str] | None = None,
-        rated: bool = True,
-        time: app_commands.Choice[int] | None = None,
     ) -> None:
         variants = ("pastang",) if variant and variant.value == "pastang" else ()
         await play.challenge(
             interaction,
             self.kind,
-            opponent,
+            shared,
             first.value if first else "random",
             variants,
             options={"colour": colour.value if colour else "random"},
-            level=level_of(level),
-            rated=rated,
-            time=seconds(time),
         )
 
 

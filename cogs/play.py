@@ -25,7 +25,7 @@ from bot.service import (
 )
 
 from . import opponent as opponent_side
-from .options import parse_game_option
+from .options import ChallengeOptions, parse_game_option
 from .ui import (
     BoardButton,
     DrawAnswerButton,
@@ -210,19 +210,17 @@ def move_choice_name(move: str, description: str) -> str:
 async def challenge(
     interaction: discord.Interaction,
     kind: str,
-    opponent: discord.Member | discord.User | None,
+    shared: ChallengeOptions,
     first: str = "random",
     variants: tuple[str, ...] = (),
     *,
     partner: discord.Member | discord.User | None = None,
     opponent_partner: discord.Member | discord.User | None = None,
     options: dict[str, Any] | None = None,
-    level: str | None = None,
-    rated: bool = True,
-    time: int | None = None,
 ) -> None:
-    """``level``: how well the bot plays, when it is challenged (it accepts at once);
-    ``time``: seconds per move (None: the server's default)."""
+    """``shared``: the options of every challenge (``cogs/options.py``): the opponent, the
+    bot's level when it is challenged (it accepts at once), rated, and the time per move."""
+    opponent, level, rated, time = shared.opponent, shared.level, shared.rated, shared.time
     svc = service(interaction)
     if not rated:  # absent means rated (bot/ratings.py)
         options = {**(options or {}), "rated": False}

@@ -10,7 +10,7 @@ from discord.ext import commands
 from games.sachidjun import parse_counts, parse_home
 
 from . import play
-from .game_cog import LEVEL_CHOICES, TIME_CHOICES, TIME_HELP, level_of, seconds
+from .options import ChallengeOptions, challenge_options
 from .ui import refuse
 
 KIND = "sachidjun"
@@ -76,33 +76,22 @@ class SachidjunCog(
 
     @app_commands.command(description="Challenge someone (and partners) to a game of Šačidjun")
     @app_commands.describe(
-        opponent="Who you want to play; empty: an open one-against-one challenge (anyone here)",
         partner="Your partner (plays one colour of your side)",
         opponent_partner="Your opponent's partner",
-        level="How well I play the seats you give me (any of them): normal by default",
-        rated="Counts for the ratings (default: yes); no makes a friendly game",
-        time=TIME_HELP,
     )
-    @app_commands.choices(level=LEVEL_CHOICES, time=TIME_CHOICES)
+    @challenge_options(
+        opponent="Who you want to play; empty: an open one-against-one challenge (anyone here)",
+        level="How well I play the seats you give me (any of them): normal by default",
+    )
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member | None = None,
+        shared: ChallengeOptions,
         partner: discord.Member | None = None,
         opponent_partner: discord.Member | None = None,
-        level: app_commands.Choice[str] | None = None,
-        rated: bool = True,
-        time: app_commands.Choice[int] | None = None,
     ) -> None:
         await play.challenge(
-            interaction,
-            KIND,
-            opponent,
-            partner=partner,
-            opponent_partner=opponent_partner,
-            level=level_of(level),
-            rated=rated,
-            time=seconds(time),
+            interaction, KIND, shared, partner=partner, opponent_partner=opponent_partner
         )
 
     @app_commands.command(description="Roll the two idzeva (eight-sided dice) of your sub-turn")

@@ -7,17 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import play
-from .game_cog import (
-    LEVEL_CHOICES,
-    LEVEL_HELP,
-    OPEN_HELP,
-    TIME_CHOICES,
-    TIME_HELP,
-    GameCog,
-    first_choices,
-    level_of,
-    seconds,
-)
+from .game_cog import GameCog, first_choices
+from .options import ChallengeOptions, challenge_options
 
 BOARD_CHOICES = [
     app_commands.Choice(name="4x8 (four rows of eight holes)", value="4x8"),
@@ -45,43 +36,23 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
 
     @app_commands.command(description="Challenge someone to a game of Tchela")
     @app_commands.describe(
-        opponent=OPEN_HELP,
         first="Who plays South (South opens first); random by default",
         board="Four rows of eight holes (default) or of six",
         stores="Stores per player: 1 (default) or 2",
-        rated="Counts for the ratings (default: yes); no makes a friendly game",
-        level=LEVEL_HELP,
-        time=TIME_HELP,
     )
-    @app_commands.choices(
-        first=first_choices("South"),
-        board=BOARD_CHOICES,
-        stores=STORE_CHOICES,
-        level=LEVEL_CHOICES,
-        time=TIME_CHOICES,
-    )
+    @app_commands.choices(first=first_choices("South"), board=BOARD_CHOICES, stores=STORE_CHOICES)
+    @challenge_options()
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member | None = None,
+        shared: ChallengeOptions,
         first: app_commands.Choice[str] | None = None,
         board: app_commands.Choice[str] | None = None,
         stores: app_commands.Choice[int] | None = None,
-        level: app_commands.Choice[str] | None = None,
-        rated: bool = True,
-        time: app_commands.Choice[int] | None = None,
     ) -> None:
         variants = variants_for(board.value if board else None, stores.value if stores else None)
-        await play.challenge(
-            interaction,
-            self.kind,
-            opponent,
-            first.value if first else "random",
-            variants,
-            level=level_of(level),
-            rated=rated,
-            time=seconds(time),
-        )
+        first_move = first.value if first else "random"
+        await play.challenge(interaction, self.kind, shared, first_move, variants)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -263,7 +263,7 @@ async def test_a_time_out_left_by_a_killed_process_is_ended_and_announced_once(
     async def killed(*_):
         raise Killed
 
-    monkeypatch.setattr(service, "_end_on_time", killed)
+    monkeypatch.setattr(service._deadlines, "_end_on_time", killed)
     with pytest.raises(Killed):
         await service.tick()
     assert (await store.get_game(board.game_id)).status == "active"
