@@ -442,6 +442,7 @@ async def queries(url: str, samples: int = 300) -> list[str]:
             "recent_changes": (guild, player, 5),
             "rating_points": (guild, player, "shax", 201),
             "rating_since": (guild, player, "shax", START - 30 * 86400),
+            "overall_top": (guild, 5, 10),
             "overall_place": (guild, 0.0, 0.0, player, 5),
             "overall_counts": (5, guild),
         }
