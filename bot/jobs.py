@@ -17,6 +17,12 @@ So a job is sent once when nothing dies, and never lost: a process killed after 
 and before ``done`` makes the only repeat (at least once, not at most once). A job is
 tried ``MAX_ATTEMPTS`` times at most, so one that always fails does not come back forever.
 
+A claim (``Outbox.claim``) is the lease alone, for work that is not sent but done, and that
+must not be done twice at once: the bot opponent's search of one position (bot/opponent.py).
+The first process to claim the key does the work; another claiming it meanwhile is refused
+until the lease runs out (its holder died in the middle), and then takes it over. A claim is
+never taken by ``take`` (it is written done), and forgotten a week later with the jobs.
+
 The mechanism knows nothing of games: a key, a JSON payload, a clock.
 """
 
@@ -72,6 +78,12 @@ class Outbox:
             self.owner, self._clock(), self.lease, limit, self.max_attempts
         )
         return [(key, json.loads(text)) for key, text in taken]
+
+    async def claim(self, key: str, lease: float | None = None) -> bool:
+        """Hold ``key`` for ``lease`` seconds (the outbox's by default): True when this process
+        now holds it (nobody did, its holder's lease ran out, or this process held it)."""
+        lease = self.lease if lease is None else lease
+        return await self._store.claim_job(key, self._clock(), self.owner, lease)
 
     async def done(self, key: str) -> None:
         await self._store.finish_job(key, self._clock())

@@ -14,6 +14,12 @@ moves), and plays it with the version it searched (``GameService.play_turn``). A
 raced it (a human's draw offer, another process playing the same move) makes it look again:
 the version check lets exactly one writer win, and the loser says nothing.
 
+Its search is done once across processes: before searching a position, the bot claims it
+(``bot-turn:<game>:<version>``, a lease in the shared jobs table, bot/jobs.py). Another
+process finding the same turn meanwhile (its start-up sweep, its tick) is refused the claim
+and leaves the turn alone, spending no CPU on it; if the holder dies in the middle of its
+search, the claim's lease runs out and the next process to look plays the turn.
+
 The Discord side (``cogs/opponent.py``) posts the boards and shows the bot typing.
 """
 
@@ -28,6 +34,7 @@ from typing import Any
 from games import load_game
 from search import DEFAULT_LEVEL, LEVELS, bot_turn
 
+from .jobs import Outbox
 from .service import BoardView, GameService, ServiceError, StaleBoard
 from .takebacks import TakebackView
 from .workers import Workers
@@ -38,6 +45,14 @@ LEVEL = "level"  # the challenge's option
 BOT_LEVELS = "bot_levels"  # the game's setting: {"<seat>": level}
 # Looks at the game again after a lost race at most this many times in one step.
 ATTEMPTS = 3
+# How long a process holds the bot's turn while it searches: far above a search (hard: about
+# 5 s), short enough that a turn left by a dead process is played within a few minutes.
+TURN_LEASE = 120.0
+
+
+def turn_key(game_id: int, version: int) -> str:
+    """The claim of the bot's search of one position."""
+    return f"bot-turn:{game_id}:{version}"
 
 
 # ---- challenges and settings (called by the service) --------------------------------
@@ -89,7 +104,8 @@ def game_options(
 
 class Opponent:
     """The bot's own user at the table. ``workers``: where its searches run (a pool of its
-    own); ``iterations``: a fixed search size instead of the level's clock (tests, demos)."""
+    own); ``iterations``: a fixed search size instead of the level's clock (tests, demos);
+    ``outbox``: where it claims its turns (the service's, shared with other processes)."""
 
     def __init__(
         self,
@@ -98,11 +114,15 @@ class Opponent:
         *,
         workers: Workers | None = None,
         iterations: int | None = None,
+        outbox: Outbox | None = None,
+        lease: float = TURN_LEASE,
     ):
         self.service = service
         self.user_id = user_id
         self.workers = workers or Workers(0)
         self.iterations = iterations
+        self.outbox = outbox or service._outbox
+        self.lease = lease
         # The Discord side's task per game playing the bot's turns (cogs/opponent.py).
         self.tasks: dict[int, asyncio.Task[None]] = {}
 
@@ -126,7 +146,8 @@ class Opponent:
         """The bot's next action if it is to act: a roll when one is due (then its turn, when
         the roll leaves it one), else its whole turn. Returns the board to show (its ``note``
         tells the roll and the level), or None when there is nothing for the bot to do: not
-        its turn, or no longer (another process played it, or the game ended)."""
+        its turn, or no longer (another process played it, or the game ended), or another
+        process is searching this turn now (it holds the claim)."""
         svc = self.service
         for _ in range(ATTEMPTS):
             board = await svc.board(game_id, guild_id, with_image=False)
@@ -145,6 +166,9 @@ class Opponent:
                 version, saved = await svc.saved_game(game_id, guild_id)
                 if version != board.version:
                     continue
+                if not await self.outbox.claim(turn_key(game_id, version), self.lease):
+                    log.info("game %s: another process is playing the bot's turn", game_id)
+                    return self._signed(board, notes, level) if notes else None
                 # The same position gives the same search: a game replays the same.
                 seed = (game_id * 1_000_003 + version) & 0xFFFFFFFF
                 moves = await self.workers.run(bot_turn, saved, level, seed, self.iterations)

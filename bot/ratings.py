@@ -379,7 +379,7 @@ def rank_lines(
     best: dict[int, Standing] = {}
     for row in rows:
         held = best.get(row.user_id)
-        if held is None or _key(row) < _key(held):
+        if held is None or _best(row) < _best(held):
             best[row.user_id] = row
     ordered = sorted(best.values(), key=_key)
     lines = [
@@ -393,6 +393,12 @@ def rank_lines(
 def _key(row: Standing) -> tuple[float, int]:
     """The leaderboards' order (the store's too): conservative estimate, then user id."""
     return (-row.score, row.user_id)
+
+
+def _best(row: Standing) -> tuple[float, int, str]:
+    """A player's best game: the leaderboards' order, then (for two games rated the same)
+    the game's key in alphabetical order."""
+    return (*_key(row), row.game)
 
 
 def sign(delta: int) -> str:
@@ -466,12 +472,7 @@ async def load_leaderboard(
     """``/game leaderboard``: the top 10 of ``game`` (or each player's best game, for the
     overall view), the caller's place, and how many players have too few games."""
     if game is None:
-        rows = await store.guild_standings(guild_id)
-        players = {r.user_id for r in rows}
-        ranked_rows = [r for r in rows if r.games >= min_games]
-        top, mine, ranked = rank_lines(ranked_rows, user_id)
-        my_games = sum(r.games for r in rows if r.user_id == user_id)
-        return Leaderboard(None, top, mine, my_games, ranked, len(players) - ranked, min_games)
+        return await _overall(store, guild_id, user_id, min_games)
     best = await store.leaderboard(guild_id, game, min_games, 10)
     top = tuple(
         BoardLine(place, r.user_id, r.game, label(r.mu, r.sigma), r.games)
@@ -487,6 +488,29 @@ async def load_leaderboard(
         mine = BoardLine(place, user_id, game, label(own.mu, own.sigma), own.games)
     my_games = own.games if own else 0
     return Leaderboard(game, top, mine, my_games, ranked, everyone - ranked, min_games)
+
+
+async def _overall(
+    store: GameStore, guild_id: int, user_id: int, min_games: int, top: int = 10
+) -> Leaderboard:
+    """The overall view, each player at their best game, without reading every rating of the
+    server: the top ``top`` players overall are among each game's top ``top`` (a player's row
+    in their best game has only players above them overall above it there), so the top is
+    merged from each game's (``store.overall_top``: each game's ``leaderboard``, on the
+    ``ratings_board`` index, in one query); the caller's place and the counts are counted in
+    the database."""
+    candidates = await store.overall_top(guild_id, min_games, top)
+    lines, _, _ = rank_lines(candidates, user_id, top)
+    own = [r for r in await store.standings_of_user(guild_id, user_id) if r.game != TOTAL]
+    ranked_own = [r for r in own if r.games >= min_games]
+    mine = None
+    if ranked_own:
+        best = min(ranked_own, key=_best)
+        place = await store.overall_place(best, min_games)
+        mine = BoardLine(place, user_id, best.game, label(best.mu, best.sigma), best.games)
+    players, ranked = await store.overall_counts(guild_id, min_games)
+    my_games = sum(r.games for r in own)
+    return Leaderboard(None, lines, mine, my_games, ranked, players - ranked, min_games)
 
 
 def rating_fields(

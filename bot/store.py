@@ -36,7 +36,7 @@ import aiosqlite
 from games.base import LogEntry
 
 from .events import GameEvent
-from .ratings import TOTAL, Change, RatingJob, Standing
+from .ratings import TOTAL, Change, RatingJob, Standing, rated_games
 
 log = logging.getLogger(__name__)
 
@@ -358,6 +358,9 @@ _LISTED_GAME = (
     " ELSE games.state END AS state"
 )
 
+# Every key a rating has (not the tallies' ``*``), as SQL literals.
+RATED_GAMES = ", ".join(f"'{key}'" for key in rated_games())
+
 # The queries run on every action (listing, thread look-ups, the deadline tick), by name:
 # the methods below use them, and the tests check that each one's plan uses an index.
 QUERIES = {
@@ -416,12 +419,31 @@ QUERIES = {
     ),
     "leaderboard_place": (
         "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?"
-        " AND (score > ? OR (score = ? AND user_id < ?))"
+        " AND score >= ? AND (score > ? OR user_id < ?)"
     ),
     "leaderboard_counts": (
         "SELECT COUNT(*), COALESCE(SUM(games >= ?), 0) FROM ratings WHERE guild_id = ? AND game = ?"
     ),
     "guild_standings": "SELECT * FROM ratings WHERE guild_id = ? AND game <> '*'",
+    # The overall leaderboard: its top is each game's top (as ``leaderboard``), merged in
+    # Python; the caller's place and the counts are counted here, not read out
+    # (bot/ratings.py, ``load_leaderboard``). The counts read the server's ratings in the
+    # table's order (guild, user, game), one group per player.
+    "overall_top": " UNION ALL ".join(
+        "SELECT * FROM (SELECT * FROM ratings WHERE guild_id = ?1 AND game = "
+        f"'{key}' AND games >= ?2 ORDER BY score DESC, user_id LIMIT ?3)"
+        for key in rated_games()
+    ),
+    "overall_place": (
+        "SELECT COUNT(DISTINCT user_id) FROM ratings"
+        f" WHERE guild_id = ? AND game IN ({RATED_GAMES}) AND score >= ?"
+        " AND (score > ? OR user_id < ?) AND games >= ?"
+    ),
+    "overall_counts": (
+        "SELECT COUNT(*), COALESCE(SUM(ranked), 0) FROM (SELECT MAX(games >= ?) AS ranked"
+        f" FROM ratings WHERE guild_id = ? AND game IN ({RATED_GAMES})"
+        " GROUP BY user_id) AS players"
+    ),
     "recent_changes": (
         "SELECT rating_history.*, games.channel_id, games.thread_id, games.message_id"
         " FROM rating_history JOIN games ON games.id = rating_history.game_id"
@@ -888,9 +910,29 @@ class Store:
         return int(row[0]), int(row[1])
 
     async def guild_standings(self, guild_id: int) -> list[Standing]:
-        """Every rating in the guild (the overall leaderboard)."""
+        """Every rating in the guild (what the overall leaderboard is drawn from: the tests'
+        reference; the leaderboard itself uses ``overall_*``)."""
         rows = await self._fetchall(QUERIES["guild_standings"], (guild_id,))
         return [_standing(row) for row in rows]
+
+    async def overall_top(self, guild_id: int, min_games: int, limit: int) -> list[Standing]:
+        """Each game's ``leaderboard`` (its ``limit`` best ranked players), in one query."""
+        rows = await self._fetchall(QUERIES["overall_top"], (guild_id, min_games, limit))
+        return [_standing(row) for row in rows]
+
+    async def overall_place(self, best: Standing, min_games: int) -> int:
+        """1 + how many players have a ranked rating in some game above ``best`` (the
+        player's best ranked rating): the player's place on the overall leaderboard."""
+        row = await self._fetchone(
+            QUERIES["overall_place"],
+            (best.guild_id, best.score, best.score, best.user_id, min_games),
+        )
+        return 1 + int(row[0])
+
+    async def overall_counts(self, guild_id: int, min_games: int) -> tuple[int, int]:
+        """(players with a rating in some game, those with ``min_games`` or more in one)."""
+        row = await self._fetchone(QUERIES["overall_counts"], (min_games, guild_id))
+        return int(row[0]), int(row[1])
 
     async def recent_changes(
         self, guild_id: int, user_id: int, game: str | None, limit: int
@@ -1209,6 +1251,22 @@ class Store:
             ) as cursor,
         ):
             return [(row[0], row[1]) for row in await cursor.fetchall()]
+
+    async def claim_job(self, key: str, now: float, owner: str, lease: float) -> bool:
+        """Hold ``key`` until ``now + lease``: True when nobody held it, or its holder's
+        lease ran out, or ``owner`` held it already. A claim is a job the outbox never sends
+        (done from the start: ``take_jobs`` skips it, ``purge_jobs`` forgets it)."""
+        async with self._write() as db:
+            cursor = await _run(
+                db,
+                "INSERT INTO jobs (key, payload, created_at, owner, lease_until, done_at)"
+                " VALUES (?, '{}', ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE"
+                " SET owner = excluded.owner, lease_until = excluded.lease_until,"
+                " attempts = jobs.attempts + 1, done_at = excluded.done_at"
+                " WHERE jobs.lease_until <= excluded.created_at OR jobs.owner = excluded.owner",
+                (key, now, owner, now + lease, now),
+            )
+            return cursor.rowcount == 1
 
     async def finish_job(self, key: str, now: float) -> None:
         async with self._write() as db:

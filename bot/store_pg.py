@@ -30,13 +30,14 @@ import asyncpg
 from games.base import LogEntry
 
 from .events import GameEvent
-from .ratings import TOTAL, Change, RatingJob, Standing
+from .ratings import TOTAL, Change, RatingJob, Standing, rated_games
 from .store import (
     CHALLENGE_COLUMNS,
     CHANGE_COLUMNS,
     CLOCK_COLUMNS,
     GAME_COLUMNS,
     NOTIFY_COLUMNS,
+    RATED_GAMES,
     STANDING_COLUMNS,
     ChallengeRow,
     GameRow,
@@ -366,13 +367,28 @@ QUERIES = {
     ),
     "leaderboard_place": (
         "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND game = $2 AND games >= $3"
-        " AND (score > $4 OR (score = $5 AND user_id < $6))"
+        " AND score >= $4 AND (score > $5 OR user_id < $6)"
     ),
     "leaderboard_counts": (
         "SELECT COUNT(*), COUNT(*) FILTER (WHERE games >= $1) FROM ratings"
         " WHERE guild_id = $2 AND game = $3"
     ),
     "guild_standings": "SELECT * FROM ratings WHERE guild_id = $1 AND game <> '*'",
+    "overall_top": " UNION ALL ".join(
+        "(SELECT * FROM ratings WHERE guild_id = $1 AND game = "
+        f"'{key}' AND games >= $2 ORDER BY score DESC, user_id LIMIT $3)"
+        for key in rated_games()
+    ),
+    "overall_place": (
+        "SELECT COUNT(DISTINCT user_id) FROM ratings"
+        f" WHERE guild_id = $1 AND game IN ({RATED_GAMES}) AND score >= $2"
+        " AND (score > $3 OR user_id < $4) AND games >= $5"
+    ),
+    "overall_counts": (
+        "SELECT COUNT(*), COALESCE(SUM(ranked), 0) FROM (SELECT MAX((games >= $1)::INT) AS ranked"
+        f" FROM ratings WHERE guild_id = $2 AND game IN ({RATED_GAMES})"
+        " GROUP BY user_id) AS players"
+    ),
     "recent_changes": (
         "SELECT rating_history.*, games.channel_id, games.thread_id, games.message_id"
         " FROM rating_history JOIN games ON games.id = rating_history.game_id"
@@ -617,6 +633,20 @@ class PostgresStore:
     async def guild_standings(self, guild_id: int) -> list[Standing]:
         rows = await self._pool.fetch(QUERIES["guild_standings"], guild_id)
         return [_standing(row) for row in rows]
+
+    async def overall_top(self, guild_id: int, min_games: int, limit: int) -> list[Standing]:
+        rows = await self._pool.fetch(QUERIES["overall_top"], guild_id, min_games, limit)
+        return [_standing(row) for row in rows]
+
+    async def overall_place(self, best: Standing, min_games: int) -> int:
+        above = await self._pool.fetchval(
+            QUERIES["overall_place"], best.guild_id, best.score, best.score, best.user_id, min_games
+        )
+        return 1 + int(above)
+
+    async def overall_counts(self, guild_id: int, min_games: int) -> tuple[int, int]:
+        row = await self._pool.fetchrow(QUERIES["overall_counts"], min_games, guild_id)
+        return int(row[0]), int(row[1])
 
     async def recent_changes(
         self, guild_id: int, user_id: int, game: str | None, limit: int
@@ -924,6 +954,22 @@ class PostgresStore:
             limit,
         )
         return [(row[0], row[1]) for row in rows]
+
+    async def claim_job(self, key: str, now: float, owner: str, lease: float) -> bool:
+        """As ``Store.claim_job``: one statement; of two processes claiming at once, the
+        second waits for the first's row and then finds it held."""
+        status = await self._pool.execute(
+            "INSERT INTO jobs (key, payload, created_at, owner, lease_until, done_at)"
+            " VALUES ($1, '{}', $2, $3, $4, $2) ON CONFLICT (key) DO UPDATE"
+            " SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until,"
+            " attempts = jobs.attempts + 1, done_at = EXCLUDED.done_at"
+            " WHERE jobs.lease_until <= EXCLUDED.created_at OR jobs.owner = EXCLUDED.owner",
+            key,
+            now,
+            owner,
+            now + lease,
+        )
+        return _count(status) == 1
 
     async def finish_job(self, key: str, now: float) -> None:
         await self._pool.execute(

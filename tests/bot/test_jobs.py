@@ -51,6 +51,24 @@ async def test_done_jobs_are_forgotten_after_a_week(store, clock):
     assert await a.add("open", {}) is False and await a.add("old", {}) is True
 
 
+async def test_a_claim_is_held_until_its_lease_runs_out_and_is_never_sent(store, clock):
+    a, b = outbox(store, clock, "a"), outbox(store, clock, "b")
+    assert await a.claim("bot-turn:7:3") is True
+    assert await b.claim("bot-turn:7:3") is False  # a holds it
+    assert await a.claim("bot-turn:7:3") is True  # a's own claim: a may try again
+    assert await b.claim("bot-turn:7:4") is True  # another key: free
+    clock.advance(LEASE - 1)
+    assert await b.claim("bot-turn:7:3") is False
+    assert await a.take() == [] and await b.take() == []  # nothing to send, ever
+    clock.advance(1)  # a's lease is out: b takes the claim over
+    assert await b.claim("bot-turn:7:3") is True
+    assert await a.claim("bot-turn:7:3") is False
+    clock.advance(10 * LEASE)
+    assert await a.take() == [] and await b.take() == []
+    clock.advance(KEEP_DONE_SECONDS)
+    assert await a.purge() == 2  # forgotten after a week, with the jobs done
+
+
 async def test_once_cancels_the_job_when_the_state_moved_on(store, clock):
     a = outbox(store, clock, "a")
 

@@ -357,43 +357,98 @@ async def test_a_human_acting_while_the_bot_thinks_is_kept_and_the_bot_plays_onc
     assert log[0]["move"] == expected_turn(saved, game_id, 2)[0]
 
 
-async def test_two_processes_playing_the_bots_turn_write_it_once(service, store_url, clock, roller):
-    board = await bot_game(service, first="them")
+class Counted(Workers):
+    """Runs the search in a thread, counting the searches; with ``gate``, each search waits
+    for the test to open it before it starts (a search in progress, to race or to kill)."""
+
+    def __init__(self, gate: bool = False):
+        super().__init__(0)
+        self.searches = 0
+        self.started = asyncio.Event()
+        self.opened = asyncio.Event()
+        if not gate:
+            self.opened.set()
+
+    async def run(self, job, *args):
+        self.searches += 1
+        self.started.set()
+        await self.opened.wait()
+        return await super().run(job, *args)
+
+
+async def second_process(store_url, clock, roller):
+    """Another process's service on the same database (its own outbox owner)."""
     store = await open_store(store_url)
+    other = GameService(
+        store,
+        settings=Settings(),
+        clock=clock,
+        roller=roller,
+        renderer=fake_renderer,
+        bot_user_id=IDZEVA,
+    )
+    return store, other
+
+
+async def test_two_processes_finding_the_bots_turn_search_it_once(
+    service, store_url, clock, roller
+):
+    board = await bot_game(service, first="them")
+    _, saved = await service.saved_game(board.game_id, GUILD)
+    store, other = await second_process(store_url, clock, roller)
     try:
-        other = GameService(
-            store,
-            settings=Settings(),
-            clock=clock,
-            roller=roller,
-            renderer=fake_renderer,
-            bot_user_id=IDZEVA,
-        )
-        # Both processes search the same version before either writes.
-        both = asyncio.Event()
-        searched = []
-
-        class Together(Workers):
-            async def run(self, job, *args):
-                result = await super().run(job, *args)
-                searched.append(result)
-                if len(searched) == 2:
-                    both.set()
-                await both.wait()
-                return result
-
-        first = Opponent(service, IDZEVA, workers=Together(0), iterations=ITERATIONS)
-        second = Opponent(other, IDZEVA, workers=Together(0), iterations=ITERATIONS)
-        results = await asyncio.gather(
-            first.step(board.game_id, GUILD), second.step(board.game_id, GUILD)
-        )
+        mine, theirs = Counted(gate=True), Counted()
+        first = Opponent(service, IDZEVA, workers=mine, iterations=ITERATIONS)
+        second = Opponent(other, IDZEVA, workers=theirs, iterations=ITERATIONS)
+        playing = asyncio.create_task(first.step(board.game_id, GUILD))
+        await mine.started.wait()  # the first process is searching the position
+        # The second process finds the same turn (its sweep): the turn is claimed, so it
+        # neither searches nor posts anything.
+        assert await second.step(board.game_id, GUILD) is None
+        assert theirs.searches == 0
+        mine.opened.set()
+        reply = await playing
     finally:
         await store.close()
-    played = [r for r in results if r is not None]
-    assert len(searched) == 2 and searched[0] == searched[1]
-    assert len(played) == 1 and played[0].version == 2  # the loser posts nothing
-    row = await service.board(board.game_id, GUILD)
-    assert row.version == 2 and row.to_move_user == ALICE
+    assert mine.searches == 1
+    assert reply is not None and reply.version == 2 and reply.to_move_user == ALICE
+    row = await store_row(service, board.game_id)
+    assert [entry["move"] for entry in row] == [expected_turn(saved, board.game_id, 1)[0]]
+
+
+async def test_a_bots_turn_left_by_a_dead_process_is_played_by_another_after_the_lease(
+    service, store_url, clock, roller
+):
+    board = await bot_game(service, first="them")
+    _, saved = await service.saved_game(board.game_id, GUILD)
+    store, other = await second_process(store_url, clock, roller)
+    try:
+        dying, theirs = Counted(gate=True), Counted()
+        first = Opponent(service, IDZEVA, workers=dying, iterations=ITERATIONS)
+        second = Opponent(other, IDZEVA, workers=theirs, iterations=ITERATIONS)
+        playing = asyncio.create_task(first.step(board.game_id, GUILD))
+        await dying.started.wait()
+        playing.cancel()  # the first process dies in the middle of its search
+        with pytest.raises(asyncio.CancelledError):
+            await playing
+        assert await second.step(board.game_id, GUILD) is None  # its lease still runs
+        clock.advance(first.lease - 1)
+        assert await second.step(board.game_id, GUILD) is None
+        assert theirs.searches == 0
+        clock.advance(1)  # the lease is out: the next process to look plays the turn
+        reply = await second.step(board.game_id, GUILD)
+    finally:
+        await store.close()
+    assert theirs.searches == 1
+    assert reply is not None and reply.version == 2 and reply.to_move_user == ALICE
+    row = await store_row(service, board.game_id)
+    assert [entry["move"] for entry in row] == [expected_turn(saved, board.game_id, 1)[0]]
+
+
+async def store_row(service: GameService, game_id: int) -> list[dict]:
+    """The game's log as stored."""
+    _, saved = await service.saved_game(game_id, GUILD)
+    return json.loads(saved)["log"]
 
 
 async def test_nobody_reminds_the_bot_nor_offers_it_a_claim(service, clock):

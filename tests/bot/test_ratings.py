@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import random
 from types import SimpleNamespace
 
 import pytest
@@ -21,11 +22,15 @@ from bot.ratings import (
     BOT_ANCHORS,
     MODEL,
     TOTAL,
+    Leaderboard,
     RatingJob,
     Standing,
     job_for,
     label,
+    load_leaderboard,
+    rank_lines,
     rate,
+    rated_games,
     rating_game,
     shown,
 )
@@ -387,3 +392,65 @@ async def test_the_upgrade_rates_finished_games_in_the_order_they_ended(fresh_ur
         }
     finally:
         await reopened.close()
+
+
+# ---- the overall leaderboard: counted in the database, the same as ranking every row -----
+
+
+async def put_standings(store, standings: list[Standing]) -> None:
+    """Write ratings rows directly (as many games rated would leave them)."""
+    from bot.store import STANDING_COLUMNS, standing_values
+
+    values = [standing_values(s) for s in standings]
+    if hasattr(store, "_pool"):
+        marks = ", ".join(f"${n}" for n in range(1, 14))
+        await store._pool.executemany(
+            f"INSERT INTO ratings ({STANDING_COLUMNS}) VALUES ({marks})", values
+        )
+    else:
+        async with store._write() as db:
+            await db.executemany(
+                f"INSERT INTO ratings ({STANDING_COLUMNS}) VALUES ({', '.join('?' * 13)})", values
+            )
+
+
+def everyone_ranked(rows: list[Standing], caller: int, min_games: int) -> Leaderboard:
+    """The overall leaderboard as it was first drawn: every rating of the server read out,
+    each player at their best game, ranked in Python."""
+    players = {r.user_id for r in rows}
+    top, mine, ranked = rank_lines([r for r in rows if r.games >= min_games], caller)
+    my_games = sum(r.games for r in rows if r.user_id == caller)
+    return Leaderboard(None, top, mine, my_games, ranked, len(players) - ranked, min_games)
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_the_overall_leaderboard_is_every_rating_ranked(store, seed):
+    rng = random.Random(seed)
+    keys = rated_games()
+    # 60 players in the server (and some in another, which must not count): random games
+    # played per game, and ratings drawn from a few values, so that players tie with each
+    # other and a player's two games tie with each other.
+    mus, sigmas = [22.0, 25.0, 27.5, 31.0], [1.5, 3.0, 6.0]
+    standings = []
+    for guild in (GUILD, GUILD + 1):
+        for user in range(1, 61):
+            played = rng.sample(keys, rng.randrange(0, 4))
+            for key in played:
+                standings.append(
+                    Standing(
+                        guild, key, user, rng.choice(mus), rng.choice(sigmas), rng.randrange(1, 12)
+                    )
+                )
+            if played:
+                total = sum(s.games for s in standings[-len(played) :])
+                standings.append(Standing(guild, TOTAL, user, games=total))
+    await put_standings(store, standings)
+    rows = await store.guild_standings(GUILD)
+    assert len(rows) > 60  # several games per player
+    for min_games in (1, 5, 11):
+        for caller in range(0, 62):  # every player, and two who never played
+            expected = everyone_ranked(rows, caller, min_games)
+            found = await load_leaderboard(store, GUILD, caller, None, min_games)
+            assert found == expected, (min_games, caller)
+    found = await load_leaderboard(store, GUILD, 1, None)
+    assert len(found.top) == 10 and found.ranked > 10  # more than a page ranked

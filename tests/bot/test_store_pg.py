@@ -260,6 +260,9 @@ PLAN_PARAMS = {
     "leaderboard_place": (GUILD, "shax", 5, 1.0, 1.0, 11),
     "leaderboard_counts": (5, GUILD, "shax"),
     "guild_standings": (GUILD,),
+    "overall_top": (GUILD, 5, 10),
+    "overall_place": (GUILD, 1.0, 1.0, 11, 5),
+    "overall_counts": (5, GUILD),
     "recent_changes": (GUILD, 11, 10),
     "recent_changes_in_game": (GUILD, 11, "shax", 10),
     "rating_points": (GUILD, 11, "shax", 200),
@@ -292,6 +295,9 @@ PLAN_INDEXES = {
     "leaderboard_place": ("ratings_board", "ratings_pkey"),  # a bitmap of both, maybe
     "leaderboard_counts": "ratings_board",
     "guild_standings": ("ratings_pkey", "ratings_board"),  # both lead with the guild
+    "overall_top": "ratings_board",  # each game's top, as "leaderboard"
+    "overall_place": "ratings_board",  # each game's range of scores above the player's
+    "overall_counts": ("ratings_pkey", "ratings_board"),
     "recent_changes": "history_of_user",
     "recent_changes_in_game": ("history_of_user_game", "history_of_user"),
     "rating_points": ("history_of_user_game", "history_of_user"),
@@ -380,7 +386,13 @@ async def test_every_hot_query_uses_its_index(pg_url):
             ), (name, plan)
         plan = " | ".join(await store.query_plan("games_of_user", PLAN_PARAMS["games_of_user"]))
         assert "Sort" not in plan  # read in the index's order, then LIMIT
-        for name in ("leaderboard", "recent_changes", "recent_changes_in_game", "rating_points"):
+        for name in (
+            "leaderboard",
+            "overall_top",
+            "recent_changes",
+            "recent_changes_in_game",
+            "rating_points",
+        ):
             plan = " | ".join(await store.query_plan(name, PLAN_PARAMS[name]))
             assert "Sort" not in plan, (name, plan)
 
