@@ -139,6 +139,12 @@ VALUES = {K: 0.0, P: 12.0, KA: 9.0, C: 8.0, J: 5.0, H: 3.5, PK: 3.5, D: 2.0, S: 
 PASTANG_VALUES = {K: 0.0, D: 3.0, S: 1.0}
 
 
+# hard's Poron Jikaida terms: the share of the mover's best capture counted now, and of the
+# capture its opponent threatens
+EXCHANGE_NOW = 0.7
+EXCHANGE_NEXT = 0.2
+
+
 def _exchange(game: Any, side: int, values: dict[int, float]) -> float:
     """The most ``side`` wins with one capture now: the piece taken, less the capturer
     where the other side could take back on that square (a King never steps into that)."""
@@ -189,10 +195,6 @@ def _jikaida(game: Any, strong: int) -> float:
         margin += sign * EXCHANGE_NOW * _exchange(game, mover, values)
         margin -= sign * EXCHANGE_NEXT * _exchange(game, 1 - mover, values)
     return margin * (0.25 if game.pastang else 0.12)
-
-
-EXCHANGE_NOW = 0.7
-EXCHANGE_NEXT = 0.2
 
 
 EVALUATORS: dict[str, Callable[[Any, bool], float]] = {
