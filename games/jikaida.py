@@ -1643,6 +1643,27 @@ class Jikaida(Game):
     def _outcome(self, winners: tuple[int, ...], reason: str):
         return self._scored(winners, reason, 0.5 if not winners else 1.0)
 
+    # ---- for the bot's evaluation ---------------------------------------------
+
+    def captures(self, side: int) -> list[tuple[int, int, bool]]:
+        """The captures of enemy pieces ``side`` could make with one move now (as if it were
+        its turn; a capture that would leave its own King in Kaida is listed too), each as
+        (from, to, answered): ``answered`` when the other side could then capture on ``to``
+        (the capturer standing there), by the same reach as Kaida: plain moves, leaps,
+        vaults, double moves and Pallan powers (Propt is not considered)."""
+        board = self.board
+        found: list[tuple[int, int, bool]] = []
+        for s, targets in self._pseudo_targets(side):
+            mover = board[s]
+            for t in targets:
+                victim = board[t]
+                if not victim or victim >> 4 == side:
+                    continue
+                after = board[:]
+                after[t], after[s] = mover, 0
+                found.append((s, t, self._attacked(t, 1 - side, None, after)))
+        return found
+
     # ---- display -----------------------------------------------------------
 
     def search_choices(

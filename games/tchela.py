@@ -366,6 +366,22 @@ class Tchela(Game):
             found += [(Plan(kind, origin, mask), sowing) for mask, sowing in choices]
         return found
 
+    def best_capture(self, seat: int) -> int:
+        """The most counters ``seat`` could capture with one sowing made now (as if it were
+        its turn; its openings during its opening): each sowing is simulated on a copy of
+        its side, and a capture is the opponent's inner hole facing the empty inner hole
+        where it ends, with the outer hole behind (as ``_capture`` takes them). 0 if none."""
+        layout, opponent = self.layout, self.sides[1 - seat]
+        best = 0
+        for _, sowing in self._plans(seat):
+            end = sowing.end
+            if sowing.stopped or not layout.is_inner(end):
+                continue
+            inner = layout.facing(end)
+            if opponent[inner]:
+                best = max(best, opponent[inner] + opponent[layout.behind(inner)])
+        return best
+
     def _threatened(self, seat: int) -> bool:
         """Could the opponent, moving now, capture ``seat``'s hole 2W-1 (15)?"""
         layout = self.layout

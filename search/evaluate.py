@@ -3,7 +3,9 @@
 ``evaluate(game, strong)`` is the expected share of the points for the team of seat 0,
 between 0 and 1, read from public engine state only. Each game's function returns a margin
 in "pieces" for seat 0's team (positive is good) that a logistic squashes; ``strong``
-adds the finer terms (threats, safety, structure) the ``easy`` level goes without.
+(0, 1 or 2; ``True`` is 1) adds the finer terms (threats, safety, structure) the ``easy``
+level (0) goes without, and at 2 (``hard``) those that look a move deeper where a game has
+them (Poron Jikaida: the captures the mover can make and the answers they allow).
 """
 
 from __future__ import annotations
@@ -55,22 +57,6 @@ def _shax(game: Any, strong: bool) -> float:
 # ---- Tchela --------------------------------------------------------------------------
 
 
-def _tchela_best_capture(game: Any, seat: int) -> int:
-    """The most counters ``seat`` could capture with one sowing now (its side simulated
-    on copies by the engine's own move generator; the opponent's side is untouched by it)."""
-    layout = game.layout
-    opponent = game.sides[1 - seat]
-    best = 0
-    for _, sowing in game._plans(seat):
-        end = sowing.end
-        if sowing.stopped or not layout.is_inner(end):
-            continue
-        inner = layout.facing(end)
-        if opponent[inner]:
-            best = max(best, opponent[inner] + opponent[layout.behind(inner)])
-    return best
-
-
 def _tchela(game: Any, strong: bool) -> float:
     mine, theirs = game.on_board(0), game.on_board(1)
     margin = (mine - theirs) / 2.0
@@ -79,8 +65,8 @@ def _tchela(game: Any, strong: bool) -> float:
         # threatens one (the mover may move the target or strike first).
         mover = game.turn
         sign = 1 if mover == 0 else -1
-        margin += sign * (0.4 * _tchela_best_capture(game, mover))
-        margin -= sign * (0.15 * _tchela_best_capture(game, 1 - mover))
+        margin += sign * (0.4 * game.best_capture(mover))
+        margin -= sign * (0.15 * game.best_capture(1 - mover))
         # Counters in a store are safe.
         holes = game.layout.holes
         margin += 0.1 * (sum(game.sides[0][holes:]) - sum(game.sides[1][holes:]))
@@ -153,16 +139,43 @@ VALUES = {K: 0.0, P: 12.0, KA: 9.0, C: 8.0, J: 5.0, H: 3.5, PK: 3.5, D: 2.0, S: 
 PASTANG_VALUES = {K: 0.0, D: 3.0, S: 1.0}
 
 
-def _jikaida(game: Any, strong: bool) -> float:
+# hard's Poron Jikaida terms: the share of the mover's best capture counted now, and of the
+# capture its opponent threatens
+EXCHANGE_NOW = 0.7
+EXCHANGE_NEXT = 0.2
+
+
+def _exchange(game: Any, side: int, values: dict[int, float]) -> float:
+    """The most ``side`` wins with one capture now: the piece taken, less the capturer
+    where the other side could take back on that square (a King never steps into that)."""
+    board = game.board
+    best = 0.0
+    for s, t, answered in game.captures(side):
+        attacker = board[s] & 15
+        if answered and attacker == K:
+            continue
+        gain = values.get(board[t] & 15, 1.0)
+        if answered:
+            gain -= values.get(attacker, 1.0)
+        best = max(best, gain)
+    return best
+
+
+def _jikaida(game: Any, strong: int) -> float:
     values = PASTANG_VALUES if game.pastang else VALUES
     material = [0.0, 0.0]
     for v in game.board:
         if v:
             material[v >> 4] += values.get(v & 15, 1.0)
     margin = material[YELLOW] - material[BLUE]
-    if game.pastang:
-        return margin * 0.25
-    if strong:
+    if game.pastang and strong:
+        # Swods on their way to promotion (to a Deldar, 2 more than a Swod, on the last
+        # rank): a tenth of a Swod per rank gained.
+        rank, last = game.geo.rank, game.geo.h - 1
+        for s, v in enumerate(game.board):
+            if v & 15 == S:
+                margin += 0.1 * rank[s] if v >> 4 == YELLOW else -0.1 * (last - rank[s])
+    if not game.pastang and strong:
         # King safety: a King in Kaida, and the friendly pieces around each King.
         neighbours = game.geo.king
         for side, sign in ((YELLOW, 1), (BLUE, -1)):
@@ -173,7 +186,15 @@ def _jikaida(game: Any, strong: bool) -> float:
             margin += sign * 0.3 * min(guards, 4)
         if game.outcome is None and game.in_kaida(game.turn):
             margin += -1.5 if game.turn == YELLOW else 1.5
-    return margin * 0.12
+    if strong >= 2 and not game.pastang and game.outcome is None:
+        # hard: the capture the mover can make now, net of the answer it allows, and (less)
+        # the one its opponent threatens (the mover may move the piece away or strike first).
+        # Not in Pastang: there hard with it lost 0-1-4 to normal without it (same size).
+        mover = game.turn
+        sign = 1 if mover == YELLOW else -1
+        margin += sign * EXCHANGE_NOW * _exchange(game, mover, values)
+        margin -= sign * EXCHANGE_NEXT * _exchange(game, 1 - mover, values)
+    return margin * (0.25 if game.pastang else 0.12)
 
 
 EVALUATORS: dict[str, Callable[[Any, bool], float]] = {
@@ -185,13 +206,13 @@ EVALUATORS: dict[str, Callable[[Any, bool], float]] = {
 }
 
 
-def margin(game: Game, strong: bool = True) -> float:
+def margin(game: Game, strong: int = True) -> float:
     """The margin for seat 0's team, in the game's own rough units (0 when even)."""
     function = EVALUATORS.get(game.key)
     return function(game, strong) if function else 0.0
 
 
-def evaluate(game: Game, strong: bool = True) -> float:
+def evaluate(game: Game, strong: int = True) -> float:
     """Expected result for seat 0's team, strictly between what a loss and what a win are
     worth (``terminal_value``): no position unplayed is worth more than winning it. In
     Poron Jikaida a half-point win (3/4) still beats any position."""

@@ -29,8 +29,9 @@ from .fastcopy import clone
 class Level:
     """How hard the bot plays: a time budget per move (seconds) and a search size per game
     (iterations, ``nodes``), whichever runs out first; the playout length in plies before
-    the evaluation takes over (per game, ``default`` otherwise), whether the evaluation has
-    its finer terms, and the UCT exploration constant.
+    the evaluation takes over (per game, ``default`` otherwise), which terms the evaluation
+    has (``strong``: 0 plain, 1 finer, 2 also a move deeper; see ``evaluate``), and the UCT
+    exploration constant.
 
     The search sizes are about what a quiet 2-core machine reaches in the time budget
     (measured 25 November 2026, the median over positions of each game): on a quiet
@@ -41,7 +42,7 @@ class Level:
     seconds: float
     nodes: dict[str, int]
     playout: dict[str, int]
-    strong: bool
+    strong: int
     exploration: float = 0.7
 
     def playout_for(self, key: str) -> int:
@@ -92,12 +93,14 @@ LEVELS: dict[str, Level] = {
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=True,
     ),
+    # hard: 5x normal's size; in Poron Jikaida also the capture terms at each leaf (1.4x
+    # the cost of a leaf there, so 3,100 iterations fill its 4.5 s).
     "hard": Level(
         "hard",
         4.5,
-        {key: 5 * n for key, n in NORMAL_NODES.items()},
+        {key: 5 * n for key, n in NORMAL_NODES.items()} | {"jikaida": 3100},
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
-        strong=True,
+        strong=2,
     ),
 }
 DEFAULT_LEVEL = "normal"

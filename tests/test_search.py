@@ -287,6 +287,60 @@ def test_tchela_evaluation_counts_the_capture_the_mover_can_make():
     assert evaluate(south_to_move, strong=False) == evaluate(north_to_move, strong=False)
 
 
+def pastang(pieces: dict[str, str]) -> Jikaida:
+    return Jikaida.from_position(
+        {"variant": "pastang", "turn": "yellow", "pieces": pieces, "unmoved": []}
+    )
+
+
+def test_hard_evaluation_counts_the_capture_the_mover_can_make_and_its_answer():
+    # Poron Jikaida, all inside Mortil (no front crossed). Yellow's Deldar c3 (2) can take
+    # Blue's Jiktar c5 (5) up the empty c-file; Blue's Jiktar can take the Deldar. Blue's
+    # Swod on d6 (moving down) takes back on c5; on f6 it cannot (it captures on e5, g5).
+    def position(swod: str) -> Jikaida:
+        pieces = {"c3": "YD", "c5": "BJ", swod: "BS", "l1": "YK", "l18": "BK"}
+        return Jikaida.from_position({"turn": "yellow", "pieces": pieces, "unmoved": []})
+
+    loose, held = position("f6"), position("d6")
+    sq = loose.geo.parse
+    assert loose.captures(0) == [(sq("c3"), sq("c5"), False)]
+    assert held.captures(0) == [(sq("c3"), sq("c5"), True)]
+    assert loose.captures(1) == held.captures(1) == [(sq("c5"), sq("c3"), False)]
+    # Material -4 for Yellow in both, Kings alone: easy and normal see only that.
+    for strong in (0, 1):
+        assert evaluate(loose, strong) == evaluate(held, strong) < 0.5
+    # hard: + 0.7 x 5 (loose) or 0.7 x (5 - 2) (held), - 0.2 x 2 for c5xc3 either way.
+    assert evaluate(loose, 2) > evaluate(held, 2) > evaluate(held, 1)
+
+
+def test_hard_evaluation_never_lets_the_king_take_a_defended_piece():
+    # Yellow's King h1 next to Blue's Deldar g2 (in Kaida from it). Guarded by Blue's Swod
+    # f3 (it captures diagonally down onto e2 and g2), h1xg2 would put the King in Kaida:
+    # hard sees no gain. With the Swod on a12 instead, h1xg2 wins a Deldar (2) for nothing.
+    def position(swod: str) -> Jikaida:
+        pieces = {"h1": "YK", "g2": "BD", swod: "BS", "a18": "BK"}
+        return Jikaida.from_position({"turn": "yellow", "pieces": pieces, "unmoved": []})
+
+    held, loose = position("f3"), position("a12")
+    assert "h1xg2" not in held.legal_moves() and "h1xg2" in loose.legal_moves()
+    assert evaluate(held, 2) == evaluate(held, 1)
+    assert evaluate(loose, 2) > evaluate(loose, 1)
+
+
+def test_normal_evaluation_of_pastang_counts_the_ranks_a_swod_has_gained():
+    # A Yellow Swod on e5 (4 ranks up, one from promotion) against one on e2 (1 rank up),
+    # Blue a lone Deldar on its back rank: the same material, normal prefers e5.
+    ahead = pastang({"e5": "YS", "a6": "BD"})
+    behind = pastang({"e2": "YS", "a6": "BD"})
+    assert evaluate(ahead, 0) == evaluate(behind, 0)
+    assert evaluate(ahead, 1) > evaluate(behind, 1)
+    # hard adds no capture terms in Pastang: Yellow's c3xc5 (a loose Deldar) counts as
+    # for normal.
+    loose = pastang({"c3": "YD", "c5": "BD", "f6": "BS"})
+    assert loose.captures(0) == [(loose.geo.parse("c3"), loose.geo.parse("c5"), False)]
+    assert evaluate(loose, 2) == evaluate(loose, 1)
+
+
 def test_wilson_interval_matches_hand_computed_values():
     # 8 of 10: centre (0.8 + 0.19208) / 1.38416 = 0.7167, half 0.2258.
     low, high = wilson(8, 10)

@@ -679,3 +679,17 @@ def test_describe_move_opening():
     assert Tchela().describe_move("open1") == (
         "open from hole 1 — 8 pairs, sow 2 from hole 16, 1 relay, ends in hole 5"
     )
+
+
+def test_best_capture_is_the_most_one_sowing_could_take_now():
+    # South: 10 (2) ends in its empty 12, facing North's 13 (3) with North's 4 (2) behind:
+    # 5; 3 (1) ends in the outer row; 9 (4) sows 10-13 and ends in 13, facing North's
+    # empty 12: nothing. North (as if to move): 13 (3) ends in its empty 16, facing
+    # South's 9 (4), whose outer hole 8 behind is empty: 4; 4 and 1 end in the outer row.
+    game = position({10: 2, 3: 1, 9: 4}, {13: 3, 4: 2, 1: 1})
+    assert game.best_capture(SOUTH) == 5
+    assert game.best_capture(NORTH) == 4
+    # Without South's 9 North's 13 ends facing an empty hole: no capture for North.
+    assert position(CAPTURE_SOUTH, {13: 3, 4: 2, 1: 1}).best_capture(NORTH) == 0
+    # The position is left alone.
+    assert game.holes(SOUTH)[9] == 2 and game.holes(NORTH)[12] == 3
