@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from .cache import MIB, ByteCache, image_bytes
+from .cache import MIB, ByteCache, CanvasPool, image_bytes, trim_heap
 
 SCALE = 2  # supersampling factor
 PALETTE_COLOURS = 256  # colours kept in the final PNG
@@ -454,9 +455,91 @@ class Painter:
         width = max(height, self.text_width(text, size) + size * 0.6)
         x, y = center
         box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+        half = (width / 2 + 3, height / 2 + 3)
+        paste_sprite(
+            self,
+            ("badge", text, size, fill, text_fill, outline),
+            center,
+            (*half, *half),
+            lambda paint, at: paint._badge(at, width, height, text, size, fill, text_fill, outline),
+        )
+        return box
+
+    def _badge(
+        self,
+        center: Point,
+        width: float,
+        height: float,
+        text: str,
+        size: int,
+        fill: Colour,
+        text_fill: Colour,
+        outline: Colour | None,
+    ) -> None:
+        x, y = center
+        box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
         self.rounded_rect(box, height / 2, fill, outline, 2 if outline else 0)
         self.text((x, y + 0.5), text, size, text_fill)
-        return box
+
+
+# ---- sprites: a drawing made once, pasted through its alpha --------------------------
+
+Sprite = tuple[Image.Image, int, int]  # RGBA, offset of its top-left from the anchor point
+Reach = tuple[float, float, float, float]  # final pixels left, up, right, down of the anchor
+
+
+# What the sprite cache keeps for a drawing a sprite would not give exactly (``_draw_sprite``).
+DIRECT: Sprite = (Image.new("RGBA", (1, 1)), 0, 0)
+
+
+def _sprite_bytes(sprite: Sprite | None) -> int:
+    return image_bytes(sprite[0]) if sprite is not None else 0
+
+
+# Drawings repeated from picture to picture (a tower of coins, a badge), each kept as the
+# RGBA sprite it makes. Such a drawing takes a few dozen ImageDraw calls; pasting it takes
+# one. A sprite of a few KiB to a few dozen: 8 MiB holds a few thousand.
+SPRITES: ByteCache[Sprite | None] = ByteCache("sprites", 8 * MIB, _sprite_bytes)
+
+
+def paste_sprite(
+    paint: Painter, key: Hashable, at: Point, reach: Reach, draw: Callable[[Painter, Point], None]
+) -> None:
+    """``draw(paint, at)``, through a sprite cached under ``key`` (which must say everything
+    the drawing depends on but its place) and the fraction of a pixel ``at`` lies off the
+    pixel grid; ``reach`` bounds the drawing around ``at``.
+
+    The same pixels as drawing directly: the sprite is drawn at the same fractions of a
+    pixel, so every coordinate rounds alike, and its pixels are either untouched or opaque,
+    which the paste copies exactly. That holds for drawings of shapes with text only over
+    them (text over nothing would be blended twice)."""
+    x, y = at
+    ix, iy = math.floor(x), math.floor(y)
+    fx, fy = x - ix, y - iy
+    sprite = SPRITES.get((key, fx, fy), lambda: _draw_sprite(draw, fx, fy, reach))
+    if sprite is None:
+        return
+    if sprite is DIRECT:
+        draw(paint, at)
+        return
+    image, left, top = sprite
+    paint.paste(image, (ix * SCALE + left, iy * SCALE + top), image)
+
+
+def _draw_sprite(
+    draw: Callable[[Painter, Point], None], fx: float, fy: float, reach: Reach
+) -> Sprite | None:
+    ox, oy = math.ceil(reach[0]) + 2, math.ceil(reach[1]) + 2
+    width, height = ox + math.ceil(reach[2]) + 2, oy + math.ceil(reach[3]) + 2
+    image = Image.new("RGBA", (width * SCALE, height * SCALE), (0, 0, 0, 0))
+    draw(Painter(image), (ox + fx, oy + fy))
+    alpha = image.getchannel("A")
+    box = alpha.getbbox()
+    if box is None:
+        return None
+    if any(alpha.histogram()[1:255]):
+        return DIRECT  # text over nothing: its edges would be blended twice
+    return image.crop(box), box[0] - ox * SCALE, box[1] - oy * SCALE
 
 
 # Pip positions on a die face, in units of a third of the face from its centre.
@@ -552,7 +635,11 @@ def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.I
     palette = draw.__module__.rsplit(".", 1)[-1]
 
     def make(*args: Any) -> Image.Image:
-        small = draw(*args).reduce(SCALE)
+        drawn = draw(*args)
+        small = drawn.reduce(SCALE)
+        del drawn
+        trim_heap()  # the supersampled drawing is freed: give its pages back
+        small.board_key = (draw.__module__, draw.__qualname__, args)  # type: ignore[attr-defined]
         if palette in _palettes():
             small.quantized = (palette, quantize(small, palette))  # type: ignore[attr-defined]
         return small
@@ -566,9 +653,60 @@ def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.I
 
 
 def canvas_from(background: Image.Image) -> Image.Image:
-    """A supersampled canvas showing ``background`` (a final-size picture)."""
+    """A supersampled canvas showing ``background`` (a final-size picture). It is the
+    canvas pool's again once ``encode_png`` has encoded it: the next picture of that size
+    may reuse it, so a renderer must not touch it after."""
     size = (background.width * SCALE, background.height * SCALE)
-    return background.resize(size, Image.Resampling.NEAREST)
+    canvas = CANVASES.take(
+        size, background, lambda: background.resize(size, Image.Resampling.NEAREST), _restore
+    )
+    canvas.pooled = True  # type: ignore[attr-defined]
+    return canvas
+
+
+# Idle canvases, one per picture size (five games: about 60 MiB), reused by ``canvas_from``.
+CANVASES = CanvasPool("canvases", 64 * MIB)
+
+
+def _restore(canvas: Image.Image, shown: Image.Image, board: Image.Image, drawn: list[Box]) -> None:
+    """Make ``canvas`` (which showed the empty board ``shown`` drawn on in ``drawn``) show
+    ``board`` again: the drawn tiles, and those where the two boards differ, blown up anew."""
+    boxes = list(drawn)
+    if shown is not board:
+        boxes += board_difference(shown, board)
+    for x0, y0, x1, y1 in merged_runs(dirty_runs(boxes, canvas.size)):
+        small = (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE)
+        tile = board.resize((x1 - x0, y1 - y0), Image.Resampling.NEAREST, box=small)
+        canvas.paste(tile, (x0, y0))
+
+
+# (board key, board key) -> the tiles (supersampled boxes) where the two empty boards differ
+_DIFFERENCES: dict[tuple[Any, Any], list[Box]] = {}
+DIFFERENCES_KEPT = 64  # pairs of boards (a few games have several): small lists of tiles
+
+
+def board_difference(a: Image.Image, b: Image.Image) -> list[Box]:
+    """The tiles (``TILE`` final pixels, as supersampled boxes) where the final-size
+    pictures ``a`` and ``b`` differ; everything if they are not the same size."""
+    if a.size != b.size:
+        return [(0, 0, b.width * SCALE, b.height * SCALE)]
+    key = (getattr(a, "board_key", None), getattr(b, "board_key", None))
+    known = _DIFFERENCES.get(key) if None not in key else None
+    if known is not None:
+        return known
+    diff = ImageChops.difference(a, b)
+    tiles = []
+    bbox = diff.getbbox()
+    if bbox is not None:
+        for y in range(bbox[1] // TILE * TILE, bbox[3], TILE):
+            for x in range(bbox[0] // TILE * TILE, bbox[2], TILE):
+                if diff.crop((x, y, x + TILE, y + TILE)).getbbox():
+                    tiles.append((x * SCALE, y * SCALE, (x + TILE) * SCALE, (y + TILE) * SCALE))
+    if None not in key:
+        if len(_DIFFERENCES) >= DIFFERENCES_KEPT:
+            _DIFFERENCES.pop(next(iter(_DIFFERENCES)))
+        _DIFFERENCES[key] = tiles
+    return tiles
 
 
 def new_canvas(width: int, height: int, colour: Colour = PANEL) -> Image.Image:
@@ -612,17 +750,14 @@ def dirty_runs(dirty: list[Box], size: tuple[int, int]) -> list[Box]:
             touched[row][left : right + 1] = b"\x01" * max(0, right - left + 1)
     runs = []
     for row, flags in enumerate(touched):
-        column = 0
-        while column < columns:
-            if not flags[column]:
-                column += 1
-                continue
-            start = column
-            while column < columns and flags[column]:
-                column += 1
-            bottom = min(size[1], (row + 1) * step)
-            runs.append((start * step, row * step, min(size[0], column * step), bottom))
+        bottom = min(size[1], (row + 1) * step)
+        for run in _TOUCHED.finditer(flags):
+            start, end = run.span()
+            runs.append((start * step, row * step, min(size[0], end * step), bottom))
     return runs
+
+
+_TOUCHED = re.compile(b"\x01+")
 
 
 MERGE_GAP = 3  # tiles: shrinking a few clean tiles costs less than one more call
@@ -706,9 +841,10 @@ def encode_png(
     mapped picture. Without it, an octree palette of the picture.
     """
     quantized = getattr(base, "quantized", None)
+    runs = dirty_runs(dirty, image.size) if dirty is not None else []
     if palette is not None and dirty is not None and quantized and quantized[0] == palette:
         paletted = quantized[1].copy()
-        for box in merged_runs(dirty_runs(dirty, image.size)):
+        for box in merged_runs(runs):
             tile = quantize(image.reduce(SCALE, box=box), palette)
             paletted.paste(tile, (box[0] // SCALE, box[1] // SCALE))
     elif palette is None:
@@ -719,4 +855,7 @@ def encode_png(
         paletted = quantize(shrink(image, base, dirty), palette)
     buffer = io.BytesIO()
     paletted.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    if base is not None and dirty is not None and getattr(image, "pooled", False):
+        image.pooled = False  # type: ignore[attr-defined]
+        CANVASES.give(image, base, runs)
     return buffer.getvalue()
