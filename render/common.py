@@ -844,9 +844,13 @@ def encode_png(
     runs = dirty_runs(dirty, image.size) if dirty is not None else []
     if palette is not None and dirty is not None and quantized and quantized[0] == palette:
         paletted = quantized[1].copy()
-        for box in merged_runs(runs):
-            tile = quantize(image.reduce(SCALE, box=box), palette)
-            paletted.paste(tile, (box[0] // SCALE, box[1] // SCALE))
+        image.load()
+        # Pillow's core calls: the same as reduce, quantize and paste of each run, without
+        # their checks and palette copies (a few dozen runs a picture)
+        source, target, colours = image.im, paletted.im, fixed_palette(palette).im
+        for x0, y0, x1, y1 in merged_runs(runs):
+            tile = source.reduce((SCALE, SCALE), (x0, y0, x1, y1)).convert("P", 0, colours)
+            target.paste(tile, (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE))
     elif palette is None:
         paletted = shrink(image, base, dirty).quantize(
             colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
