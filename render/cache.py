@@ -15,7 +15,7 @@ import ctypes.util
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from PIL import Image
 
@@ -93,83 +93,12 @@ class ByteCache(Generic[V]):
             self.bytes = 0
 
 
-CACHES: list[ByteCache | CanvasPool] = []  # every cache made, for tests and the bench
+CACHES: list[ByteCache] = []  # every ByteCache made, for tests and the bench
 
 
 def cache_bytes() -> int:
-    """What all the renderers' byte caches (and idle canvases) hold together."""
+    """What all the renderers' byte caches hold together."""
     return sum(cache.bytes for cache in CACHES)
-
-
-Box = tuple[int, int, int, int]
-
-
-class CanvasPool:
-    """Supersampled canvases kept from one picture to the next (thread-safe), at most one
-    idle canvas per size and ``max_bytes`` of them in all, the least recently used dropped.
-
-    A picture's canvas is its empty board blown up to twice the size, about 12 MiB: making
-    it anew each time costs the blow-up and the first touch of every page, and leaves the
-    allocator a 12 MiB hole to fill with other things. A canvas given back holds its last
-    picture; ``take`` hands it out again with only the tiles drawn on since (and those
-    where the two empty boards differ) put back, which ``restore`` does."""
-
-    def __init__(self, name: str, max_bytes: int):
-        self.name = name
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        self.hits = 0
-        self.misses = 0
-        # size -> (canvas, the empty board it was made from, the boxes drawn on since)
-        self._idle: OrderedDict[tuple[int, int], tuple[Image.Image, Any, list[Box]]]
-        self._idle = OrderedDict()
-        self._lock = threading.Lock()
-        CACHES.append(self)  # type: ignore[arg-type]
-
-    def __len__(self) -> int:
-        return len(self._idle)
-
-    def take(
-        self,
-        size: tuple[int, int],
-        board: Any,
-        make: Callable[[], Image.Image],
-        restore: Callable[[Image.Image, Any, Any, list[Box]], None],
-    ) -> Image.Image:
-        """A canvas of ``size`` showing ``board``: an idle one put back by ``restore(canvas,
-        board it showed, board, boxes drawn on)``, else ``make()``."""
-        with self._lock:
-            idle = self._idle.pop(size, None)
-            if idle is not None:
-                self.bytes -= image_bytes(idle[0])
-                self.hits += 1
-            else:
-                self.misses += 1
-        if idle is None:
-            return make()
-        canvas, shown, drawn = idle
-        restore(canvas, shown, board, drawn)
-        return canvas
-
-    def give(self, canvas: Image.Image, board: Any, drawn: list[Box]) -> None:
-        """``canvas`` (from ``take``) is free again; it shows ``board`` drawn on in ``drawn``."""
-        size = image_bytes(canvas)
-        if size > self.max_bytes:
-            return
-        with self._lock:
-            old = self._idle.pop(canvas.size, None)
-            if old is not None:
-                self.bytes -= image_bytes(old[0])
-            self._idle[canvas.size] = (canvas, board, drawn)
-            self.bytes += size
-            while self.bytes > self.max_bytes:
-                _, (dropped, _, _) = self._idle.popitem(last=False)
-                self.bytes -= image_bytes(dropped)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._idle.clear()
-            self.bytes = 0
 
 
 def _libc_trim() -> Callable[[int], int] | None:

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache, wraps
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
-from .cache import MIB, ByteCache, CanvasPool, image_bytes, trim_heap
+from .cache import MIB, ByteCache, image_bytes, trim_heap
 
 SCALE = 2  # supersampling factor
 PALETTE_COLOURS = 256  # colours kept in the final PNG
@@ -498,8 +498,10 @@ def _sprite_bytes(sprite: Sprite | None) -> int:
 
 # Drawings repeated from picture to picture (a tower of coins, a badge), each kept as the
 # RGBA sprite it makes. Such a drawing takes a few dozen ImageDraw calls; pasting it takes
-# one. A sprite of a few KiB to a few dozen: 8 MiB holds a few thousand.
-SPRITES: ByteCache[Sprite | None] = ByteCache("sprites", 8 * MIB, _sprite_bytes)
+# one. A sprite takes a few KiB to a few dozen; one drawn once is not kept.
+SPRITES: ByteCache[Sprite | None] = ByteCache(
+    "sprites", 4 * MIB, _sprite_bytes, admit_on_second_use=True
+)
 
 
 def paste_sprite(
@@ -639,7 +641,6 @@ def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.I
         small = drawn.reduce(SCALE)
         del drawn
         trim_heap()  # the supersampled drawing is freed: give its pages back
-        small.board_key = (draw.__module__, draw.__qualname__, args)  # type: ignore[attr-defined]
         if palette in _palettes():
             small.quantized = (palette, quantize(small, palette))  # type: ignore[attr-defined]
         return small
@@ -653,60 +654,9 @@ def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.I
 
 
 def canvas_from(background: Image.Image) -> Image.Image:
-    """A supersampled canvas showing ``background`` (a final-size picture). It is the
-    canvas pool's again once ``encode_png`` has encoded it: the next picture of that size
-    may reuse it, so a renderer must not touch it after."""
+    """A supersampled canvas showing ``background`` (a final-size picture)."""
     size = (background.width * SCALE, background.height * SCALE)
-    canvas = CANVASES.take(
-        size, background, lambda: background.resize(size, Image.Resampling.NEAREST), _restore
-    )
-    canvas.pooled = True  # type: ignore[attr-defined]
-    return canvas
-
-
-# Idle canvases, one per picture size (five games: about 60 MiB), reused by ``canvas_from``.
-CANVASES = CanvasPool("canvases", 64 * MIB)
-
-
-def _restore(canvas: Image.Image, shown: Image.Image, board: Image.Image, drawn: list[Box]) -> None:
-    """Make ``canvas`` (which showed the empty board ``shown`` drawn on in ``drawn``) show
-    ``board`` again: the drawn tiles, and those where the two boards differ, blown up anew."""
-    boxes = list(drawn)
-    if shown is not board:
-        boxes += board_difference(shown, board)
-    for x0, y0, x1, y1 in merged_runs(dirty_runs(boxes, canvas.size)):
-        small = (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE)
-        tile = board.resize((x1 - x0, y1 - y0), Image.Resampling.NEAREST, box=small)
-        canvas.paste(tile, (x0, y0))
-
-
-# (board key, board key) -> the tiles (supersampled boxes) where the two empty boards differ
-_DIFFERENCES: dict[tuple[Any, Any], list[Box]] = {}
-DIFFERENCES_KEPT = 64  # pairs of boards (a few games have several): small lists of tiles
-
-
-def board_difference(a: Image.Image, b: Image.Image) -> list[Box]:
-    """The tiles (``TILE`` final pixels, as supersampled boxes) where the final-size
-    pictures ``a`` and ``b`` differ; everything if they are not the same size."""
-    if a.size != b.size:
-        return [(0, 0, b.width * SCALE, b.height * SCALE)]
-    key = (getattr(a, "board_key", None), getattr(b, "board_key", None))
-    known = _DIFFERENCES.get(key) if None not in key else None
-    if known is not None:
-        return known
-    diff = ImageChops.difference(a, b)
-    tiles = []
-    bbox = diff.getbbox()
-    if bbox is not None:
-        for y in range(bbox[1] // TILE * TILE, bbox[3], TILE):
-            for x in range(bbox[0] // TILE * TILE, bbox[2], TILE):
-                if diff.crop((x, y, x + TILE, y + TILE)).getbbox():
-                    tiles.append((x * SCALE, y * SCALE, (x + TILE) * SCALE, (y + TILE) * SCALE))
-    if None not in key:
-        if len(_DIFFERENCES) >= DIFFERENCES_KEPT:
-            _DIFFERENCES.pop(next(iter(_DIFFERENCES)))
-        _DIFFERENCES[key] = tiles
-    return tiles
+    return background.resize(size, Image.Resampling.NEAREST)
 
 
 def new_canvas(width: int, height: int, colour: Colour = PANEL) -> Image.Image:
@@ -859,7 +809,4 @@ def encode_png(
         paletted = quantize(shrink(image, base, dirty), palette)
     buffer = io.BytesIO()
     paletted.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    if base is not None and dirty is not None and getattr(image, "pooled", False):
-        image.pooled = False  # type: ignore[attr-defined]
-        CANVASES.give(image, base, runs)
     return buffer.getvalue()

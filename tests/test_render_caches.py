@@ -113,8 +113,7 @@ def test_the_renderers_caches_stay_under_their_byte_bounds():
     for cache in CACHES:
         assert 0 <= cache.bytes <= cache.max_bytes, cache.name
     assert BACKGROUNDS.bytes > 0 and TEXT_MASKS.bytes > 0  # they do cache something
-    # text masks 8, backgrounds 48, sprites 8, idle canvases 64 (one a picture size)
-    assert cache_bytes() <= sum(cache.max_bytes for cache in CACHES) <= 128 << 20
+    assert cache_bytes() <= sum(cache.max_bytes for cache in CACHES) <= 64 << 20
 
 
 def flat_colours_survive(key: str, colours: list[tuple[int, int, int]]) -> None:

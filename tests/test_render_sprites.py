@@ -1,4 +1,4 @@
-"""Sprites and reused canvases change how a picture is made, never its pixels."""
+"""Sprites change how a picture is made, never its pixels."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ import games
 import render.chebache as chebache
 import render.common as common
 from render import render_png
-from render.cache import CACHES, CanvasPool, image_bytes
 from render.common import (
-    CANVASES,
     DANGER,
     DIRECT,
     INK,
@@ -21,7 +19,6 @@ from render.common import (
     SCALE,
     SPRITES,
     Painter,
-    canvas_from,
     paste_sprite,
 )
 
@@ -71,10 +68,12 @@ def test_a_sprite_is_placed_at_the_same_fraction_of_a_pixel():
     for at in [(20.5, 30.0), (21.0, 30.5), (57.5, 41.5)]:
         direct = Image.new("RGB", (100 * SCALE, 80 * SCALE), PANEL)
         disc(Painter(direct), at)
-        pasted = Image.new("RGB", direct.size, PANEL)
-        paste_sprite(Painter(pasted), ("test disc",), at, (30, 30, 30, 30), disc)
-        assert ImageChops.difference(direct, pasted).getbbox() is None, at
+        for _ in range(2):  # drawn, then (asked again) kept and pasted
+            pasted = Image.new("RGB", direct.size, PANEL)
+            paste_sprite(Painter(pasted), ("test disc",), at, (30, 30, 30, 30), disc)
+            assert ImageChops.difference(direct, pasted).getbbox() is None, at
         fraction = (at[0] % 1, at[1] % 1)
+        assert (("test disc",), *fraction) in SPRITES
         made = SPRITES.get((("test disc",), *fraction), lambda: DIRECT)
         assert made is not DIRECT and made is not None  # it was pasted from a sprite
 
@@ -88,65 +87,9 @@ def test_text_over_nothing_is_drawn_directly_not_through_a_sprite():
 
     direct = Image.new("RGB", (100 * SCALE, 40 * SCALE), PANEL)
     label(Painter(direct), (50, 20))
-    pasted = Image.new("RGB", direct.size, PANEL)
-    paste_sprite(Painter(pasted), ("test label",), (50, 20), (40, 15, 40, 15), label)
+    for _ in range(2):  # drawn, then (asked again) kept
+        pasted = Image.new("RGB", direct.size, PANEL)
+        paste_sprite(Painter(pasted), ("test label",), (50, 20), (40, 15, 40, 15), label)
+        assert ImageChops.difference(direct, pasted).getbbox() is None
+    assert (("test label",), 0.0, 0.0) in SPRITES
     assert SPRITES.get((("test label",), 0.0, 0.0), lambda: None) is DIRECT
-    assert ImageChops.difference(direct, pasted).getbbox() is None
-
-
-def test_a_reused_canvas_gives_the_picture_of_a_fresh_one():
-    """Pictures of every game in a shuffled order, each on the canvas the last picture of
-    its size left (its board put back where drawn on, or where the boards differ), equal
-    the same pictures each on a new canvas."""
-    order = [game for key in games.GAMES for game in positions(key, 8, seed=4)]
-    random.Random(5).shuffle(order)
-    reused = [render_png(game) for game in order]
-    assert CANVASES.hits > 0
-    fresh = []
-    for game in order:
-        CANVASES.clear()
-        fresh.append(render_png(game))
-    assert fresh == reused
-
-
-def test_the_canvas_pool_keeps_one_idle_canvas_a_size_within_its_bytes():
-    pool = CanvasPool("test canvases", 2 * 100 * 100 * 4)
-    CACHES.remove(pool)  # keep the test's pool out of the renderers' total
-    restored = []
-
-    def restore(canvas, shown, board, drawn):
-        restored.append((canvas, shown, board, drawn))
-
-    def new(size):
-        return lambda: Image.new("RGB", size)
-
-    a = pool.take((100, 100), "board a", new((100, 100)), restore)
-    pool.give(a, "board a", [(0, 0, 10, 10)])
-    pool.give(Image.new("RGB", (100, 100)), "board a", [])  # same size: replaces the idle one
-    assert len(pool) == 1 and pool.bytes == 40_000
-    b = Image.new("RGB", (50, 200))
-    pool.give(b, "board b", [(1, 2, 3, 4)])
-    pool.give(Image.new("RGB", (80, 80)), "board c", [])  # over the bound: (100, 100) goes
-    assert pool.bytes == image_bytes(b) + 80 * 80 * 4 <= pool.max_bytes and len(pool) == 2
-    assert pool.take((100, 100), "board a", new((100, 100)), restore) is not a  # a miss
-    assert restored == []
-    assert pool.take((50, 200), "board d", new((50, 200)), restore) is b  # a hit, restored
-    assert restored == [(b, "board b", "board d", [(1, 2, 3, 4)])]
-    assert pool.bytes == 80 * 80 * 4 and (pool.hits, pool.misses) == (1, 2)
-    pool.give(Image.new("RGB", (1000, 1000)), "huge", [])  # larger than the bound: not kept
-    assert pool.bytes == 80 * 80 * 4
-
-
-def test_a_canvas_taken_again_shows_only_its_board():
-    """After a picture, the next canvas of that size shows the empty board, pixel for pixel,
-    even where the last picture drew and where its board differed (Chebache's boards show
-    the path of the player to move)."""
-    white, black = chebache._background((0,)), chebache._background((1,))
-    assert ImageChops.difference(white, black).getbbox() is not None
-    for game in positions("chebache", 6, seed=8):
-        render_png(game)
-        for board in (white, black):
-            canvas = canvas_from(board)
-            expected = board.resize(canvas.size, Image.Resampling.NEAREST)
-            assert ImageChops.difference(canvas, expected).getbbox() is None
-            CANVASES.give(canvas, board, [(0, 0, 40, 40)])
