@@ -54,6 +54,7 @@ from .common import (
     font_safe,
     hex_colour,
     mix,
+    paste_sprite,
     wrap_text,
 )
 
@@ -278,6 +279,9 @@ def _crown(paint: Painter, center: Point, width: float, height: float) -> None:
     paint.polygon(points, GOLD, GOLD_EDGE, 1.5)
 
 
+Coins = tuple[tuple[int, bool], ...]  # (seat, King) per piece of a tower, bottom first
+
+
 def _coin(paint: Painter, x: float, base: float, seat: int, king: bool) -> float:
     """One coin whose bottom face is centred at ``base``; returns its top face's y."""
     style = COINS[seat]
@@ -306,17 +310,32 @@ def _tower(
     count: bool = True,
     above: bool = False,
 ) -> None:
+    """A tower of coins, drawn once per look (its coins, badge and badge place) and kept
+    as a sprite: the same pixels as ``_draw_tower``."""
+    coins = tuple((owner[p], p in KINGS) for p in stack)
+    half = tower_height(stack) / 2
+    reach = (COIN_RX + 4, half + 2 * COIN_RY + 40, COIN_RX + 80, half + 4)
+    paste_sprite(
+        paint,
+        ("chebache tower", coins, count, above),
+        center,
+        reach,
+        lambda sprite, at: _draw_tower(sprite, at, coins, count, above),
+    )
+
+
+def _draw_tower(paint: Painter, center: Point, coins: Coins, count: bool, above: bool) -> None:
     x, y = center
-    height = tower_height(stack)
+    height = sum(2 * COIN_T if king else COIN_T for _, king in coins) + 2 * COIN_RY
     base = y + height / 2 - COIN_RY
-    for piece in stack:
-        base = _coin(paint, x, base, owner[piece], piece in KINGS)
-    if stack and stack[-1] in KINGS:  # the top King shows its crown on the face too
+    for seat, king in coins:
+        base = _coin(paint, x, base, seat, king)
+    if coins and coins[-1][1]:  # the top King shows its crown on the face too
         _crown(paint, (x, base), 18, 9)
-    if count and len(stack) > 1:
+    if count and len(coins) > 1:
         # beside a square's tower; above an intersection's (its number sits to the right)
         where = (x, base - COIN_RY - 16) if above else (x + COIN_RX + 12, base - 2)
-        paint.badge(where, str(len(stack)), BADGE_SIZE, INK, WHITE_TEXT)
+        paint.badge(where, str(len(coins)), BADGE_SIZE, INK, WHITE_TEXT)
 
 
 def _draw_stacks(paint: Painter, game: Chebache) -> None:

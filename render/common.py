@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .cache import MIB, ByteCache, image_bytes
+from .cache import MIB, ByteCache, image_bytes, trim_heap
 
 SCALE = 2  # supersampling factor
 PALETTE_COLOURS = 256  # colours kept in the final PNG
@@ -454,9 +455,93 @@ class Painter:
         width = max(height, self.text_width(text, size) + size * 0.6)
         x, y = center
         box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+        half = (width / 2 + 3, height / 2 + 3)
+        paste_sprite(
+            self,
+            ("badge", text, size, fill, text_fill, outline),
+            center,
+            (*half, *half),
+            lambda paint, at: paint._badge(at, width, height, text, size, fill, text_fill, outline),
+        )
+        return box
+
+    def _badge(
+        self,
+        center: Point,
+        width: float,
+        height: float,
+        text: str,
+        size: int,
+        fill: Colour,
+        text_fill: Colour,
+        outline: Colour | None,
+    ) -> None:
+        x, y = center
+        box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
         self.rounded_rect(box, height / 2, fill, outline, 2 if outline else 0)
         self.text((x, y + 0.5), text, size, text_fill)
-        return box
+
+
+# ---- sprites: a drawing made once, pasted through its alpha --------------------------
+
+Sprite = tuple[Image.Image, int, int]  # RGBA, offset of its top-left from the anchor point
+Reach = tuple[float, float, float, float]  # final pixels left, up, right, down of the anchor
+
+
+# What the sprite cache keeps for a drawing a sprite would not give exactly (``_draw_sprite``).
+DIRECT: Sprite = (Image.new("RGBA", (1, 1)), 0, 0)
+
+
+def _sprite_bytes(sprite: Sprite | None) -> int:
+    return image_bytes(sprite[0]) if sprite is not None else 0
+
+
+# Drawings repeated from picture to picture (a tower of coins, a badge), each kept as the
+# RGBA sprite it makes. Such a drawing takes a few dozen ImageDraw calls; pasting it takes
+# one. A sprite takes a few KiB to a few dozen; one drawn once is not kept.
+SPRITES: ByteCache[Sprite | None] = ByteCache(
+    "sprites", 4 * MIB, _sprite_bytes, admit_on_second_use=True
+)
+
+
+def paste_sprite(
+    paint: Painter, key: Hashable, at: Point, reach: Reach, draw: Callable[[Painter, Point], None]
+) -> None:
+    """``draw(paint, at)``, through a sprite cached under ``key`` (which must say everything
+    the drawing depends on but its place) and the fraction of a pixel ``at`` lies off the
+    pixel grid; ``reach`` bounds the drawing around ``at``.
+
+    The same pixels as drawing directly: the sprite is drawn at the same fractions of a
+    pixel, so every coordinate rounds alike, and its pixels are either untouched or opaque,
+    which the paste copies exactly. That holds for drawings of shapes with text only over
+    them (text over nothing would be blended twice)."""
+    x, y = at
+    ix, iy = math.floor(x), math.floor(y)
+    fx, fy = x - ix, y - iy
+    sprite = SPRITES.get((key, fx, fy), lambda: _draw_sprite(draw, fx, fy, reach))
+    if sprite is None:
+        return
+    if sprite is DIRECT:
+        draw(paint, at)
+        return
+    image, left, top = sprite
+    paint.paste(image, (ix * SCALE + left, iy * SCALE + top), image)
+
+
+def _draw_sprite(
+    draw: Callable[[Painter, Point], None], fx: float, fy: float, reach: Reach
+) -> Sprite | None:
+    ox, oy = math.ceil(reach[0]) + 2, math.ceil(reach[1]) + 2
+    width, height = ox + math.ceil(reach[2]) + 2, oy + math.ceil(reach[3]) + 2
+    image = Image.new("RGBA", (width * SCALE, height * SCALE), (0, 0, 0, 0))
+    draw(Painter(image), (ox + fx, oy + fy))
+    alpha = image.getchannel("A")
+    box = alpha.getbbox()
+    if box is None:
+        return None
+    if any(alpha.histogram()[1:255]):
+        return DIRECT  # text over nothing: its edges would be blended twice
+    return image.crop(box), box[0] - ox * SCALE, box[1] - oy * SCALE
 
 
 # Pip positions on a die face, in units of a third of the face from its centre.
@@ -552,7 +637,10 @@ def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.I
     palette = draw.__module__.rsplit(".", 1)[-1]
 
     def make(*args: Any) -> Image.Image:
-        small = draw(*args).reduce(SCALE)
+        drawn = draw(*args)
+        small = drawn.reduce(SCALE)
+        del drawn
+        trim_heap()  # the supersampled drawing is freed: give its pages back
         if palette in _palettes():
             small.quantized = (palette, quantize(small, palette))  # type: ignore[attr-defined]
         return small
@@ -612,17 +700,14 @@ def dirty_runs(dirty: list[Box], size: tuple[int, int]) -> list[Box]:
             touched[row][left : right + 1] = b"\x01" * max(0, right - left + 1)
     runs = []
     for row, flags in enumerate(touched):
-        column = 0
-        while column < columns:
-            if not flags[column]:
-                column += 1
-                continue
-            start = column
-            while column < columns and flags[column]:
-                column += 1
-            bottom = min(size[1], (row + 1) * step)
-            runs.append((start * step, row * step, min(size[0], column * step), bottom))
+        bottom = min(size[1], (row + 1) * step)
+        for run in _TOUCHED.finditer(flags):
+            start, end = run.span()
+            runs.append((start * step, row * step, min(size[0], end * step), bottom))
     return runs
+
+
+_TOUCHED = re.compile(b"\x01+")
 
 
 MERGE_GAP = 3  # tiles: shrinking a few clean tiles costs less than one more call
@@ -706,11 +791,16 @@ def encode_png(
     mapped picture. Without it, an octree palette of the picture.
     """
     quantized = getattr(base, "quantized", None)
+    runs = dirty_runs(dirty, image.size) if dirty is not None else []
     if palette is not None and dirty is not None and quantized and quantized[0] == palette:
         paletted = quantized[1].copy()
-        for box in merged_runs(dirty_runs(dirty, image.size)):
-            tile = quantize(image.reduce(SCALE, box=box), palette)
-            paletted.paste(tile, (box[0] // SCALE, box[1] // SCALE))
+        image.load()
+        # Pillow's core calls: the same as reduce, quantize and paste of each run, without
+        # their checks and palette copies (a few dozen runs a picture)
+        source, target, colours = image.im, paletted.im, fixed_palette(palette).im
+        for x0, y0, x1, y1 in merged_runs(runs):
+            tile = source.reduce((SCALE, SCALE), (x0, y0, x1, y1)).convert("P", 0, colours)
+            target.paste(tile, (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE))
     elif palette is None:
         paletted = shrink(image, base, dirty).quantize(
             colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE

@@ -62,6 +62,7 @@ from .common import (
     font_safe,
     hex_colour,
     mix,
+    paste_sprite,
     wrap_text,
 )
 
@@ -700,7 +701,19 @@ def _draw_dice(paint: Painter, game: Sachidjun, center: Point) -> None:
 
 
 def _draw_die(paint: Painter, center: Point, radius: float, text: str, faded: bool) -> None:
-    """A d8 seen face on: a hexagon with the upward face triangle in the middle."""
+    """A d8 seen face on: a hexagon with the upward face triangle in the middle (drawn
+    once per look and kept as a sprite: the same pixels as ``_die``)."""
+    reach = (radius + 3, radius + 3, radius + 3, radius + 3)
+    paste_sprite(
+        paint,
+        ("sachidjun die", radius, text, faded),
+        center,
+        reach,
+        lambda sprite, at: _die(sprite, at, radius, text, faded),
+    )
+
+
+def _die(paint: Painter, center: Point, radius: float, text: str, faded: bool) -> None:
     x, y = center
     hexagon = [
         (
