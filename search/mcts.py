@@ -9,6 +9,12 @@ position as it is: the bot's own roll is already known when it decides.
 Every node keeps the sum of results for seat 0's team (``evaluate.evaluate``); a seat
 reads it as its own team's share. Playouts are uniformly random and cut off after a number
 of plies, where the evaluation replaces the result.
+
+In the dice games ``normal`` and ``hard`` use another policy of the same search (per level
+and game, ``Level.policy``): ``turn`` plays every way of using its own roll and judges each
+complete turn by the evaluation where it ends (a roll is then due); ``turn2`` also judges
+its best three turns by the opponent's answer to every roll. Both stay within the level's
+search size (moves played) and time.
 """
 
 from __future__ import annotations
