@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from games import Game
-from games.chebache import FINISH, KINGS, PATHS
+from games.chebache import CROSS_NUMBER, FINISH, KINGS, PATHS, TIVITS
 from games.jikaida import BLUE, KA, PK, YELLOW, C, D, H, J, K, P, S
-from games.sachidjun import IS_SAKE, RING
+from games.sachidjun import ENTRY, RING, TAMEG, VERADI
 from games.shax import ADJACENT, MILLS
 
 # ---- Shax ----------------------------------------------------------------------------
@@ -73,64 +73,195 @@ def _tchela(game: Any, strong: bool) -> float:
     return margin * 0.6
 
 
+# ---- dice: how many rolls reach a target -------------------------------------------
+
+
+def _doubles(d: int, three: bool) -> tuple[int, ...]:
+    return (d, 2 * d, 4 * d) + ((3 * d,) if three else ())
+
+
+def _reach_masks(sides: int, three: bool) -> tuple[int, ...]:
+    """Per roll of two ``sides``-sided dice (all ``sides**2`` ordered outcomes): a bitmask of
+    the distances one piece can cover with it. Not doubles: a, b, a+b. Doubles d: d, 2d, 4d,
+    and 3d where the game lets one piece take three of the four moves (Chebache; Šačidjun
+    offers no 3d to one piece)."""
+    masks = []
+    for a in range(1, sides + 1):
+        for b in range(1, sides + 1):
+            reach = (a, b, a + b) if a != b else _doubles(a, three)
+            mask = 0
+            for d in reach:
+                mask |= 1 << d
+            masks.append(mask)
+    return tuple(masks)
+
+
+CHEBACHE_MASKS = _reach_masks(6, True)
+SACHIDJUN_MASKS = _reach_masks(8, False)
+_HITS: dict[tuple[int, int], float] = {}
+
+
+def hit_chance(distances: int, masks: tuple[int, ...]) -> float:
+    """The share of the rolls (``masks`` from ``_reach_masks``) with which some piece covers
+    one of ``distances`` (a bitmask) exactly: the chance that a target is reached."""
+    key = (distances, len(masks))
+    found = _HITS.get(key)
+    if found is None:
+        found = _HITS[key] = sum(1 for m in masks if m & distances) / len(masks)
+    return found
+
+
 # ---- Šačidjun ------------------------------------------------------------------------
 
+# The evaluation of ``normal`` and ``hard`` (strong): captures, and the expected captures of
+# the next two opponent sub-turns against lone pieces, counted by the 2d8 rolls that reach
+# them; the šake held by four (a gate an opponent cannot pass, the shut-in win's half).
+SACHIDJUN_EXPOSED = (1.0, 0.5)  # the next opponent sub-turn, the one after
+SACHIDJUN_GATE = 0.4  # each opponent entry šake we hold with four or more
 
-FINER_SACHIDJUN = False
+
+def _sachidjun_exposure(game: Any, side: int, roles: tuple[int, ...]) -> list[float]:
+    """For each of ``roles`` (roles of the other side, in the order they move next): the
+    expected number of ``side``'s lone pieces it captures with its next roll (pieces
+    reaching them exactly from the ring or entering from the mora; blocks ignored)."""
+    cells = game.cells
+    targets = []
+    for cell in range(RING):
+        c = cells[cell]
+        mine = c[side] + c[side + 2]
+        if mine == 1 and c[1 - side] + c[3 - side] == 0:
+            targets.append(cell)
+    found = []
+    for role in roles:
+        if not targets:
+            found.append(0.0)
+            continue
+        step = 1 if role < 2 else -1
+        sources = [cell for cell in range(RING) if cells[cell][role]]
+        entry = ENTRY[role] if game.home[role] else None
+        expected = 0.0
+        for target in targets:
+            distances = 0
+            for source in sources:
+                d = (target - source) * step % RING
+                if 0 < d <= 32:
+                    distances |= 1 << d
+            if entry is not None:
+                d = (target - entry) * step % RING + 1
+                if d <= 32:
+                    distances |= 1 << d
+            if distances:
+                expected += hit_chance(distances, SACHIDJUN_MASKS)
+        found.append(expected)
+    return found
 
 
 def _sachidjun(game: Any, strong: bool) -> float:
     team = game.team_of(0)
     other = 1 - team
-    # Pieces captured count most; the shut-in win needs both gates held.
+    # Pieces captured count most (no redemption is ever offered by the bot).
     material = game.captured_of(other) - game.captured_of(team)
     margin = 1.0 * material
-    # The finer terms below lost ground in the first arena (normal with them 3-7 against
-    # easy without them, 10 games): kept for study, off until they are tuned.
-    if strong and FINER_SACHIDJUN:
-        blots = [0, 0]
-        held = [0, 0]
-        for cell in range(RING):
-            for side in (0, 1):
-                n = game.side_count(cell, side)
-                if n == 1 and not IS_SAKE[cell] and game.side_count(cell, 1 - side) == 0:
-                    blots[side] += 1
-                elif n >= 2:
-                    held[side] += 1
-        margin -= 0.25 * (blots[team] - blots[other])
-        margin += 0.1 * (held[team] - held[other])
-        # Pieces still in their moras are safe but do nothing.
-        home = [game.home[s] + game.home[s + 2] for s in (0, 1)]
-        margin -= 0.03 * (home[team] - home[other])
+    if strong:
+        role = game.role
+        # The roles to move, in order, from the next roll on (a sub-turn already rolled is
+        # judged as it stands).
+        first = 0 if game.dice is None else 1
+        following = [(role + k) % 4 for k in range(first, first + 4)]
+        for side in (VERADI, TAMEG):
+            sign = 1 if side == team else -1
+            against = tuple(r for r in following if r % 2 != side)[:2]
+            exposed = _sachidjun_exposure(game, side, against)
+            loss = sum(w * e for w, e in zip(SACHIDJUN_EXPOSED, exposed, strict=True))
+            margin -= sign * loss
+            gates = (ENTRY[1 - side], ENTRY[3 - side])
+            margin += sign * SACHIDJUN_GATE * sum(game.side_count(g, side) >= 4 for g in gates)
     return margin * 0.5
 
 
 # ---- Chebache ------------------------------------------------------------------------
 
+CHEBACHE_PIPS_PER_ROLL = 8.17  # 2d6 with doubles played four times
+CHEBACHE_ROLL_SD = 4.3  # its standard deviation
+CHEBACHE_STANDING = 2.0  # pips per standing Chebache (a square denied to the opponent)
+
+
+def _chebache_attackers(board: Any, seat: int) -> tuple[list[int], list[int]]:
+    """Path positions ``seat`` can move a piece from now (stack tops, Start), split into
+    ordinary pieces and Kings (which may also move backward)."""
+    plain, kings = [], []
+    pos = board.pos
+    for stack in board.stacks.values():
+        top = stack[-1]
+        if board.owner[top] == seat:
+            (kings if top in KINGS else plain).append(pos[top])
+    for piece in board.mine(seat):
+        if pos[piece] == 0:
+            (kings if piece in KINGS else plain).append(0)
+    return plain, kings
+
+
+def _chebache_hit_chance(board: Any, attacker: int, target: int, need: int) -> float:
+    """The chance that ``attacker``, on roll, lands enough weight on the intersection that is
+    its path space ``target`` (one piece for a single piece, only a King for two)."""
+    plain, kings = _chebache_attackers(board, attacker)
+    distances = 0
+    for here, king in [(p, False) for p in plain] + [(p, True) for p in kings]:
+        if need > 1 and not king:
+            continue
+        d = target - here
+        if 0 < d <= 24:
+            distances |= 1 << d
+        if here and (king or here in TIVITS) and 0 < here - target <= 24:
+            distances |= 1 << (here - target)
+    return hit_chance(distances, CHEBACHE_MASKS) if distances else 0.0
+
+
+def _chebache_equity(game: Any, seat: int, on_roll: int | None) -> float:
+    """``seat``'s expected pips still to go (all its pieces, a King it holds included) plus
+    what it may lose: pieces left alone on an intersection the opponent can hit (their pips
+    back to Start, weighted by the rolls that hit; less when ``seat`` moves first), and
+    pieces standing under an opponent Chebache (sent back unless they escape)."""
+    board = game.board
+    pos = board.pos
+    togo = sum(FINISH - pos[p] for p in board.mine(seat))
+    risk = 0.0
+    opponent = 1 - seat
+    exposure = 0.25 if on_roll == seat else 1.0
+    for space, stack in board.stacks.items():
+        if board.owner[stack[0]] != seat or any(board.owner[p] != seat for p in stack):
+            continue
+        if len(space) == 4:  # an intersection
+            need = sum(2 if p in KINGS else 1 for p in stack)
+            if need > 2 or (need == 2 and any(p in KINGS for p in stack)):
+                continue
+            chance = _chebache_hit_chance(board, opponent, CROSS_NUMBER[opponent][space], need)
+            risk += exposure * chance * sum(pos[p] for p in stack)
+    guarded = board.controlled_against(seat)
+    if guarded and on_roll == seat:
+        for p in board.mine(seat):
+            if 0 < pos[p] < FINISH and PATHS[seat][pos[p]] in guarded:
+                risk += 0.5 * (pos[p] + (60.0 if p in KINGS else 0.0))
+    return togo + risk
+
 
 def _chebache(game: Any, strong: bool) -> float:
     board = game.board
-    progress = [0, 0]
-    finished = [0, 0]
-    for piece in range(26):
-        seat = board.owner[piece]
-        progress[seat] += board.pos[piece]
-        finished[seat] += board.pos[piece] == FINISH
-    margin = (progress[0] - progress[1]) / 12.0
-    if strong:
-        margin += 0.3 * (finished[0] - finished[1])
-        # Pieces standing under an enemy Chebache at the end of their own turn go back.
-        for seat in (0, 1):
-            guarded = board.controlled_against(seat)
-            lost = sum(
-                board.pos[p]
-                for p in board.mine(seat)
-                if 0 < board.pos[p] < FINISH and PATHS[seat][board.pos[p]] in guarded
-            )
-            margin -= (lost / 24.0) * (1 if seat == 0 else -1)
-        for king in KINGS:  # holding both Kings: one more piece to bring home
-            margin += 0.5 if board.owner[king] == 0 else -0.5
-    return margin * 0.35
+    if not strong:
+        progress = [0, 0]
+        for piece in range(26):
+            progress[board.owner[piece]] += board.pos[piece]
+        return (progress[0] - progress[1]) / 12.0 * 0.35
+    on_roll = game.to_move
+    white = _chebache_equity(game, 0, on_roll)
+    black = _chebache_equity(game, 1, on_roll)
+    lead = black - white
+    if on_roll is not None:  # half a roll to the side moving (its roll is already counted
+        # in the position when it has begun playing it)
+        lead += (0.5 if on_roll == 0 else -0.5) * CHEBACHE_PIPS_PER_ROLL * (game.stage == "roll")
+    lead += CHEBACHE_STANDING * (len(board.chebaches(0)) - len(board.chebaches(1)))
+    rolls = max(2.0, (white + black) / CHEBACHE_PIPS_PER_ROLL)
+    return 1.7 * lead / (CHEBACHE_ROLL_SD * math.sqrt(rolls))
 
 
 # ---- Poron Jikaida and Pastang -------------------------------------------------------

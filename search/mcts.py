@@ -9,6 +9,12 @@ position as it is: the bot's own roll is already known when it decides.
 Every node keeps the sum of results for seat 0's team (``evaluate.evaluate``); a seat
 reads it as its own team's share. Playouts are uniformly random and cut off after a number
 of plies, where the evaluation replaces the result.
+
+In the dice games ``normal`` and ``hard`` use another policy of the same search (per level
+and game, ``Level.policy``): ``turn`` plays every way of using its own roll and judges each
+complete turn by the evaluation where it ends (a roll is then due); ``turn2`` also judges
+its best three turns by the opponent's answer to every roll. Both stay within the level's
+search size (moves played) and time.
 """
 
 from __future__ import annotations
@@ -17,7 +23,8 @@ import heapq
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from games import Game
 
@@ -44,12 +51,18 @@ class Level:
     playout: dict[str, int]
     strong: int
     exploration: float = 0.7
+    # Games where the level judges its own complete turns instead of UCT ("turn": every
+    # way to play the roll, by the evaluation where the turn ends; see ``Search._turn``).
+    policy: dict[str, str] = field(default_factory=dict)
 
     def playout_for(self, key: str) -> int:
         return self.playout.get(key, self.playout["default"])
 
     def nodes_for(self, key: str) -> int:
         return self.nodes.get(key, self.nodes["default"])
+
+    def policy_for(self, key: str) -> str:
+        return self.policy.get(key, "uct")
 
 
 def budget_key(game: Game) -> str:
@@ -92,6 +105,10 @@ LEVELS: dict[str, Level] = {
         NORMAL_NODES,
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=True,
+        policy={
+            "chebache": "turn",
+            "sachidjun": "turn",
+        },
     ),
     # hard: 5x normal's size; in Poron Jikaida also the capture terms at each leaf (1.4x
     # the cost of a leaf there, so 3,100 iterations fill its 4.5 s).
@@ -101,6 +118,10 @@ LEVELS: dict[str, Level] = {
         {key: 5 * n for key, n in NORMAL_NODES.items()} | {"jikaida": 3100},
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=2,
+        policy={
+            "chebache": "turn2",
+            "sachidjun": "turn2",
+        },
     ),
 }
 DEFAULT_LEVEL = "normal"
@@ -108,6 +129,8 @@ DEFAULT_LEVEL = "normal"
 WIN_CHECK_NODES = 400
 # The search checks every so many iterations whether its answer is settled.
 SETTLED_EVERY = 32
+# The ``turn2`` policy judges this many of its best turns by the answer they leave.
+TURN2_CANDIDATES = 3
 # choose_turn follows the tree to the next move of the same turn when it has this many visits.
 THIN = 30
 
@@ -151,6 +174,7 @@ class Search:
         self.seconds = self.level.seconds if seconds is None else seconds
         self.cap = iterations or 0  # this move's search size (set by ``choose``)
         self.root: Node | None = None  # the last search's tree (None after a shortcut)
+        self.deadline = math.inf  # a timed search's end (``choose`` sets it)
 
     def choose(self, game: Game) -> SearchResult:
         started = time.perf_counter()
@@ -163,11 +187,15 @@ class Search:
         if len(legal) == 1:
             return SearchResult(legal[0], 0, time.perf_counter() - started, "only move")
         self.cap = self.iterations or self.level.nodes_for(budget_key(game))
+        self.deadline = started + self.seconds if self.timed else math.inf
         root_state = clone(game, keep_log=False)
         win = self.winning_move(root_state)
         if win is not None:
             return SearchResult(win, 0, time.perf_counter() - started, "wins now")
-        move, iterations, self.root = self._search(root_state, started)
+        if self.level.policy_for(budget_key(game)) in ("turn", "turn2"):
+            move, iterations, self.root = self._turn(root_state)
+        else:
+            move, iterations, self.root = self._search(root_state, started)
         return SearchResult(move, iterations, time.perf_counter() - started, "search")
 
     def choose_turn(self, game: Game) -> list[str]:
@@ -243,6 +271,118 @@ class Search:
             if after.to_move == seat and after.dice_needed() is None and wins(after):
                 return move
         return None
+
+    # ---- whole turns (the "turn" policy) -----------------------------------------------
+
+    def _turn(self, root_state: Game) -> tuple[str, int, Node]:
+        """The mover's own complete turns (its moves until a roll is due or another seat
+        moves), judged by the evaluation where each ends (``_turns``). With the ``turn2``
+        policy the best few are judged again by the other side's answer: every roll it can
+        make (weighted by its chance), each answered by its own best turn judged the same
+        way (one ply more, within the same search size). The tree returned is the best
+        line, so that ``choose_turn`` follows it."""
+        seat = root_state.to_move
+        assert seat is not None
+        policy = self.level.policy_for(budget_key(root_state))
+        share = self.cap if policy == "turn" else max(1, self.cap // 4)
+        finals, count = self._turns(root_state, share)
+        finals.sort(key=lambda item: -item[0])
+        best_line = finals[0][1]
+        if policy == "turn2" and len(finals) > 1:
+            team = root_state.team_of(seat)
+            candidates = finals[:TURN2_CANDIDATES]
+            left = self.cap - count
+            best_value = -1.0
+            for index, (value, line, position) in enumerate(candidates):
+                budget = left // (len(candidates) - index)
+                answer, spent = self._answer(position, team, budget)
+                left -= spent
+                count += spent
+                judged = value if answer is None else answer
+                if judged > best_value:
+                    best_value, best_line = judged, line
+        root = node = Node()
+        for move in best_line:
+            child = node.children[move] = Node()
+            child.visits = THIN
+            node = child
+        root.visits = THIN
+        return best_line[0], count, root
+
+    def _turns(self, root_state: Game, cap: int) -> tuple[list[tuple[float, list[str], Game]], int]:
+        """Every complete turn of the mover from ``root_state`` (breadth first, positions
+        reached twice kept once, at most ``cap`` moves played; when a depth has more
+        positions than the budget can carry, the best by the evaluation go on, a beam):
+        (value for the mover's team, moves, position where it ends), and the moves played.
+        Out of budget, the positions still mid-turn are judged as they stand."""
+        seat = root_state.to_move
+        assert seat is not None
+        mine = root_state.team_of(seat) == root_state.team_of(0)
+        strong = self.level.strong
+
+        def value(position: Game) -> float:
+            v = evaluate(position, strong)
+            return v if mine else 1.0 - v
+
+        beam = max(6, cap // 40)
+        frontier: list[tuple[Game, list[str]]] = [(root_state, [])]
+        finals: list[tuple[float, list[str], Game]] = []
+        count = 0
+        while frontier:
+            reached: dict[object, tuple[float, list[str], Game]] = {}
+            for position, line in frontier:
+                for move in position.legal_moves():
+                    if (finals or reached) and (
+                        count >= cap or time.perf_counter() > self.deadline
+                    ):
+                        break
+                    after = clone(position, keep_log=False)
+                    after.push(move)
+                    count += 1
+                    item = (value(after), [*line, move], after)
+                    if after.to_move != seat or after.dice_needed() is not None:
+                        finals.append(item)
+                        continue
+                    key = position_key(after)
+                    if key not in reached:
+                        reached[key] = item
+            if count >= cap or time.perf_counter() > self.deadline:
+                finals.extend(reached.values())
+                break
+            kept = sorted(reached.values(), key=lambda item: -item[0])[:beam]
+            frontier = [(after, line) for _v, line, after in kept]
+        return finals, count
+
+    def _answer(self, position: Game, team: int, budget: int) -> tuple[float | None, int]:
+        """``team``'s expected share after the next roll and the roller's best turn (each
+        roll weighted by its chance; the turns judged by the evaluation): None where there
+        is no roll to come or no budget, and the moves played."""
+        spec = position.dice_needed()
+        if position.outcome is not None or spec is None or spec.count != 2 or budget <= 0:
+            return None, 0
+        if time.perf_counter() > self.deadline:
+            return None, 0
+        sides = spec.sides
+        rolls = [(a, b) for a in range(1, sides + 1) for b in range(a, sides + 1)]
+        each = max(1, budget // len(rolls))
+        total = weight = 0.0
+        spent = 0
+        for a, b in rolls:
+            chance = 1.0 if a == b else 2.0
+            after = clone(position, keep_log=False)
+            after.roll((a, b))
+            if after.outcome is not None or after.to_move is None or after.dice_needed():
+                v = evaluate(after, self.level.strong)
+                v = v if team == after.team_of(0) else 1.0 - v
+            else:
+                finals, used = self._turns(after, each)
+                spent += used
+                best = max(item[0] for item in finals)  # for the roller's team
+                theirs = after.team_of(after.to_move)
+                v = best if theirs == team else 1.0 - best
+            total += chance * v
+            weight += chance
+        return total / weight, spent
 
     # ---- UCT -------------------------------------------------------------------------
 
@@ -349,6 +489,26 @@ class Search:
         if state.outcome is not None:
             return terminal_value(state)
         return evaluate(state, self.level.strong)
+
+
+def position_key(game: Game) -> object:
+    """What tells two positions of the same turn apart (the ``turn`` policy merges the ways
+    to reach the same one); every field a later move's legality reads."""
+    if game.key == "chebache":
+        board = game.board  # type: ignore[attr-defined]
+        return (board.key(), game.stage, tuple(sorted(board.moved)), tuple(board.start))  # type: ignore[attr-defined]
+    if game.key == "sachidjun":
+        g: Any = game
+        return (
+            tuple(tuple(c) for c in g.cells),
+            tuple(g.home),
+            tuple(tuple(p) for p in g.prisoners),
+            tuple(tuple(o) for o in g.options),
+            tuple(g.used),
+            tuple(g.landed),
+            g.role,
+        )
+    return game.to_json()
 
 
 def best_move(

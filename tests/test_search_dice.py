@@ -1,0 +1,167 @@
+"""The dice games' evaluation (``search/evaluate.py``) on hand-worked positions, and the
+``turn`` policy (the bot's own complete turns judged where they end)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.chebache import BLACK, WHITE, Chebache
+from games.sachidjun import Sachidjun
+from search import Search, evaluate
+from search.evaluate import CHEBACHE_MASKS, SACHIDJUN_MASKS, hit_chance
+from search.mcts import LEVELS
+
+# ---- the rolls that reach a distance ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("distance", "rolls"),
+    [
+        # A 1: the 11 rolls showing a 1 (no sum is 1).
+        (1, 11),
+        # A 6: 11 rolls showing a 6, 1-5 5-1 2-4 4-2, and doubles 3-3 (two moves) and 2-2
+        # (three moves of one piece): 17, as in backgammon.
+        (6, 17),
+        # A 12: 6-6 (two moves), 4-4 (three), 3-3 (four).
+        (12, 3),
+        # A 7: 1-6 2-5 3-4 both ways; no double makes 7.
+        (7, 6),
+    ],
+)
+def test_chebache_rolls_that_reach_a_distance(distance, rolls):
+    assert hit_chance(1 << distance, CHEBACHE_MASKS) == pytest.approx(rolls / 36)
+
+
+@pytest.mark.parametrize(
+    ("distance", "rolls"),
+    [
+        # A 1 with 2d8: the 15 rolls showing a 1.
+        (1, 15),
+        # A 12: 4-8 8-4 5-7 7-5, and doubles 6-6 (2d) and 3-3 (4d); Šačidjun gives no 3d to
+        # one piece, so 4-4 does not reach 12.
+        (12, 6),
+        # A 16: only 8-8 (2d) and 4-4 (4d).
+        (16, 2),
+        # A 3: 15 rolls showing a 3, 1-2 2-1, and no double (1-1 reaches 1, 2 and 4).
+        (3, 17),
+    ],
+)
+def test_sachidjun_rolls_that_reach_a_distance(distance, rolls):
+    assert hit_chance(1 << distance, SACHIDJUN_MASKS) == pytest.approx(rolls / 64)
+
+
+def test_two_attackers_count_each_roll_once():
+    # Distances 1 and 2 from two pieces: rolls showing a 1 or a 2 (20), plus 1-1 is already
+    # in; nothing else sums to 1 or 2 (1-1 is a double): 20 of 36.
+    assert hit_chance((1 << 1) | (1 << 2), CHEBACHE_MASKS) == pytest.approx(20 / 36)
+
+
+# ---- Chebache ------------------------------------------------------------------------
+
+
+def chebache(white: dict, black: dict, turn: int) -> Chebache:
+    return Chebache.from_position(white, black, turn=turn)
+
+
+def test_a_chebache_piece_left_alone_where_it_can_be_hit_is_worth_less():
+    # Black, on roll, has one piece on its 3 (bc12), the rest home. White's last piece is
+    # on 9 (the intersection bc23, Black's 9 too: 6 ahead of Black's piece, 17 rolls of 36
+    # hit it and send its 9 pips back) or on the square 8 (safe, one pip behind):
+    # 9 + 17/36 * 9 = 13.25 pips to go against 10, so the square is better.
+    exposed = chebache({"S": "", 9: "1"}, {"S": "", 3: "1"}, BLACK)
+    safe = chebache({"S": "", 8: "1"}, {"S": "", 3: "1"}, BLACK)
+    assert evaluate(safe) > evaluate(exposed)
+    # Without the Black piece behind it (Black's last piece on the square 14, past it) the
+    # intersection's extra pip is simply ahead.
+    alone = chebache({"S": "", 9: "1"}, {"S": "", 14: "1"}, BLACK)
+    behind = chebache({"S": "", 8: "1"}, {"S": "", 14: "1"}, BLACK)
+    assert evaluate(alone) > evaluate(behind)
+
+
+def test_a_chebache_piece_under_an_enemy_chebache_is_worth_less_than_two_pips_back():
+    # Black's Chebache A (its 1, 2, 3: two pieces on each intersection, which only a King
+    # could attack) controls White's 14. White, on roll, has its last piece on 14: 4 pips
+    # to go, but half the time it goes back to Start (14 pips): 4 + 7 = 11 against 6 for
+    # the same piece on 12 (a2, not controlled).
+    black = {"S": "", 1: "2", 2: "1", 3: "2"}
+    threatened = chebache({"S": "", 14: "1"}, black, WHITE)
+    free = chebache({"S": "", 12: "1"}, black, WHITE)
+    assert threatened.threatened(WHITE) == [14]
+    assert evaluate(free) > evaluate(threatened)
+
+
+def test_chebache_race_lead_and_the_roll():
+    # Same pieces, White further on: better for White whoever rolls; the side on roll is
+    # better off than when the other side rolls.
+    ahead = chebache({"S": "", 16: "1"}, {"S": "", 12: "1"}, WHITE)
+    level = chebache({"S": "", 12: "1"}, {"S": "", 12: "1"}, WHITE)
+    assert evaluate(ahead) > evaluate(level) > 0.5
+    assert evaluate(chebache({"S": "", 12: "1"}, {"S": "", 12: "1"}, BLACK)) < 0.5
+
+
+def test_easy_judges_chebache_by_pips_alone():
+    exposed = chebache({"S": "", 9: "1"}, {"S": "", 3: "1"}, BLACK)
+    safe = chebache({"S": "", 8: "1"}, {"S": "", 3: "1"}, BLACK)
+    assert evaluate(exposed, strong=False) > evaluate(safe, strong=False)
+
+
+# ---- Šačidjun ------------------------------------------------------------------------
+
+
+def sachidjun(cells: dict[int, list[int]], home: list[int], role: int) -> Sachidjun:
+    game = Sachidjun([], 2)
+    data = game.to_dict()
+    board = [[0, 0, 0, 0] for _ in range(36)]
+    for cell, counts in cells.items():
+        board[cell] = list(counts)
+    data["state"].update(cells=board, home=home, role=role)
+    return Sachidjun.from_dict(data)
+
+
+def test_a_sachidjun_lone_piece_within_reach_is_worth_less_than_a_pair():
+    # Tameg raža (role 1, sunwise) to roll, with one raža on W2 (cell 2). Veradi has two
+    # raža on the ring, the rest at home (tameg's other pieces too): alone on W5 and W9
+    # (3 and 6 ahead of the tameg raža; tameg's čadra enter at NW, 5 and 2 cells on), or
+    # both on W5 (a held čika, safe). The two lone pieces are worse for veradi.
+    single = sachidjun({2: [0, 1, 0, 0], 5: [1, 0, 0, 0], 8: [1, 0, 0, 0]}, [6, 7, 8, 8], 1)
+    pair = sachidjun({2: [0, 1, 0, 0], 5: [2, 0, 0, 0]}, [6, 7, 8, 8], 1)
+    assert evaluate(pair) > evaluate(single)
+    # Without the finer terms (easy) the two are the same: nothing is captured yet.
+    assert evaluate(pair, strong=False) == evaluate(single, strong=False)
+
+
+def test_a_sachidjun_piece_behind_the_attacker_is_safe_from_it():
+    # One lone veradi raža 3 ahead of tameg's raža on W4 (on W7) or 3 behind it (on W1):
+    # behind, the sunwise raža would need 33. (Tameg's čadra, entering at NW shadowise,
+    # reach W7 with a 3 and W1 with a 9: fewer rolls.)
+    ahead = sachidjun({4: [0, 1, 0, 0], 7: [1, 0, 0, 0]}, [7, 7, 8, 8], 1)
+    behind = sachidjun({4: [0, 1, 0, 0], 1: [1, 0, 0, 0]}, [7, 7, 8, 8], 1)
+    assert evaluate(behind) > evaluate(ahead)
+
+
+def test_a_held_gate_counts_for_its_holder():
+    # Veradi holds NE (cell 18, tameg raža's entry šake) with four raža: better for veradi
+    # than the same four raža on a čika (no capture chance either way: tameg is all home
+    # and enters at NE, which it cannot pass, and at NW).
+    gate = sachidjun({18: [4, 0, 0, 0]}, [4, 8, 8, 8], 1)
+    cika = sachidjun({14: [4, 0, 0, 0]}, [4, 8, 8, 8], 1)
+    assert evaluate(gate) > evaluate(cika)
+
+
+# ---- the turn policy ---------------------------------------------------------------------
+
+
+def test_normal_and_hard_judge_whole_turns_in_the_dice_games():
+    for level in ("normal", "hard"):
+        for key in ("chebache", "sachidjun"):
+            assert LEVELS[level].policy_for(key) == ("turn" if level == "normal" else "turn2")
+    assert LEVELS["easy"].policy_for("chebache") == "uct"
+
+
+def test_the_turn_policy_hits_a_lone_piece_it_can_reach():
+    # White rolls 6-1 with its last pieces on its 1 and 3; Black's last piece stands alone
+    # on its 9 (bc23, White's 9 too): 3 + 6 = 9 attacks it and sends its 9 pips back to
+    # Start, and the turn the search plays does it.
+    game = Chebache.from_position({"S": "", 3: "1", 1: "1"}, {"S": "", 9: "1"}, dice=(6, 1))
+    moves = Search("normal", seed=1).choose_turn(game)
+    assert "3X9" in moves
