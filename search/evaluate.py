@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games import Game
-from games.chebache import CROSS_NUMBER, FINISH, KINGS, PATHS, TIVITS
+from games.chebache import CROSS_NUMBER, FINISH, KINGS, PATHS, START, TIVITS
 from games.jikaida import BLUE, KA, PK, YELLOW, C, D, H, J, K, P, S
 from games.sachidjun import ENTRY, RING, TAMEG, VERADI
 from games.shax import ADJACENT, MILLS
@@ -184,6 +184,11 @@ def _sachidjun(game: Any, strong: bool) -> float:
 CHEBACHE_PIPS_PER_ROLL = 8.17  # 2d6 with doubles played four times
 CHEBACHE_ROLL_SD = 4.3  # its standard deviation
 CHEBACHE_STANDING = 2.0  # pips per standing Chebache (a square denied to the opponent)
+# Pips per piece (the King included) waiting in Start once one of the side's pieces is in
+# Finish: until Start is empty no other piece may move or jump, so threatened pieces cannot
+# escape and the turns go to entering (games where normal ran its King home early and then
+# lost piece after piece under Chebaches it could not leave).
+CHEBACHE_START_FIRST = 4.0
 
 
 def _chebache_attackers(board: Any, seat: int) -> tuple[list[int], list[int]]:
@@ -218,13 +223,19 @@ def _chebache_hit_chance(board: Any, attacker: int, target: int, need: int) -> f
 
 
 def _chebache_equity(game: Any, seat: int, on_roll: int | None) -> float:
-    """``seat``'s expected pips still to go (all its pieces, a King it holds included) plus
-    what it may lose: pieces left alone on an intersection the opponent can hit (their pips
+    """``seat``'s expected pips still to go (all its pieces, a King it holds included; a
+    piece waiting in Start counts more once one is in Finish) plus what it may lose: pieces
+    left alone on an intersection the opponent can hit (their pips
     back to Start, weighted by the rolls that hit; less when ``seat`` moves first), and
     pieces standing under an opponent Chebache (sent back unless they escape)."""
     board = game.board
     pos = board.pos
-    togo = sum(FINISH - pos[p] for p in board.mine(seat))
+    mine = board.mine(seat)
+    togo = sum(FINISH - pos[p] for p in mine)
+    # Start-first: what each piece still in Start costs once a piece is home, and what a
+    # piece hit then costs on top of its pips.
+    late = CHEBACHE_START_FIRST if any(pos[p] == FINISH for p in mine) else 0.0
+    togo += late * sum(1 for p in mine if pos[p] == START)
     risk = 0.0
     opponent = 1 - seat
     exposure = 0.25 if on_roll == seat else 1.0
@@ -236,7 +247,7 @@ def _chebache_equity(game: Any, seat: int, on_roll: int | None) -> float:
             if need > 2 or (need == 2 and any(p in KINGS for p in stack)):
                 continue
             chance = _chebache_hit_chance(board, opponent, CROSS_NUMBER[opponent][space], need)
-            risk += exposure * chance * sum(pos[p] for p in stack)
+            risk += exposure * chance * sum(pos[p] + late for p in stack)
     guarded = board.controlled_against(seat)
     if guarded and on_roll == seat:
         for p in board.mine(seat):

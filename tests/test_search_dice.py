@@ -99,6 +99,31 @@ def test_chebache_race_lead_and_the_roll():
     assert evaluate(chebache({"S": "", 12: "1"}, {"S": "", 12: "1"}, BLACK)) < 0.5
 
 
+def test_a_chebache_piece_waiting_in_start_costs_more_once_one_is_home():
+    # White's last two pieces, everything else (the King included) in Finish: one in Start
+    # and one on the square 16 (18 + 2 = 20 pips to go), or on the squares 2 and 14
+    # (16 + 4 = 20). The same pips, but with a piece home the one in Start holds up every
+    # other move (Start-first): 4 pips more, 24 against 20. Squares only and Black past
+    # them, so nothing can be hit; easy's pip count sees no difference.
+    black = {"S": "", 16: "1"}
+    waiting = chebache({"S": "1", 16: "1"}, black, WHITE)
+    out = chebache({"S": "", 2: "1", 14: "1"}, black, WHITE)
+    assert evaluate(out) > evaluate(waiting)
+    assert evaluate(out, strong=False) == evaluate(waiting, strong=False)
+
+
+def test_the_turn_policy_keeps_its_king_out_of_finish_while_start_is_full():
+    # First turns: White's King on 16, its 12 pieces and all of Black in Start; White
+    # rolls 2-5. Every way to play it gains 7 pips, but after K(16/F) the 5 enters one
+    # piece and 11 wait in Start behind a piece in Finish: they must all leave Start before
+    # anything else moves (11 x 4 pips); entering two pieces (S/2, S/5), or one to 7, with
+    # the King still out leaves no piece waiting behind one home.
+    game = Chebache.from_position({16: "K"}, {}, dice=(2, 5))
+    assert "K(16/F)" in game.legal_moves()
+    moves = Search("normal", seed=1).choose_turn(game)
+    assert "K(16/F)" not in moves
+
+
 def test_easy_judges_chebache_by_pips_alone():
     exposed = chebache({"S": "", 9: "1"}, {"S": "", 3: "1"}, BLACK)
     safe = chebache({"S": "", 8: "1"}, {"S": "", 3: "1"}, BLACK)
