@@ -131,3 +131,15 @@ def world(simcord_env, clock, make_bot):
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))
     return World(env, clock, make_bot, guild, channel, alice, bob, carol)
+
+
+# SimCord waits this long for the bot to go idle after each action (its default is 5 s). A
+# passing test never waits it out: settling ends when the bot is idle. Under a loaded
+# machine a whole game's GIF, rendered in the settle of the last move, took longer than 5 s.
+SETTLE_TIMEOUT_S = 30.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "discord" in item.path.parts and item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_TIMEOUT_S))

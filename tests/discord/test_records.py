@@ -135,3 +135,9 @@ def test_game_gifs_are_on_unless_turned_off():
     assert Settings.from_env({}, env_file=None).game_gifs is True
     assert Settings.from_env({"IDZEVA_GAME_GIFS": "0"}, env_file=None).game_gifs is False
     assert Settings.from_env({"IDZEVA_GAME_GIFS": "off"}, env_file=None).game_gifs is False
+
+
+async def test_simcord_waits_long_enough_for_a_whole_games_gif(world):
+    from tests.discord.conftest import SETTLE_TIMEOUT_S
+
+    assert world.env.settle_timeout == SETTLE_TIMEOUT_S >= 30
