@@ -390,6 +390,24 @@ async def second_process(store_url, clock, roller):
     return store, other
 
 
+def two_opponents(
+    service: GameService, other: GameService
+) -> tuple[Opponent, Opponent, Counted, Counted]:
+    """The bot in two processes, each with its own service on one database, and their
+    workers: the first's searches wait at their gate, the second's are only counted."""
+    gated, counted = Counted(gate=True), Counted()
+    first = Opponent(service, IDZEVA, workers=gated, iterations=ITERATIONS)
+    second = Opponent(other, IDZEVA, workers=counted, iterations=ITERATIONS)
+    return first, second, gated, counted
+
+
+async def played_once(service: GameService, game_id: int, saved: str, reply) -> None:
+    """The bot's reply is its one turn from ``saved``, stored once, and Alice is to move."""
+    assert reply is not None and reply.version == 2 and reply.to_move_user == ALICE
+    row = await store_row(service, game_id)
+    assert [entry["move"] for entry in row] == [expected_turn(saved, game_id, 1)[0]]
+
+
 async def test_two_processes_finding_the_bots_turn_search_it_once(
     service, store_url, clock, roller
 ):
@@ -397,9 +415,7 @@ async def test_two_processes_finding_the_bots_turn_search_it_once(
     _, saved = await service.saved_game(board.game_id, GUILD)
     store, other = await second_process(store_url, clock, roller)
     try:
-        mine, theirs = Counted(gate=True), Counted()
-        first = Opponent(service, IDZEVA, workers=mine, iterations=ITERATIONS)
-        second = Opponent(other, IDZEVA, workers=theirs, iterations=ITERATIONS)
+        first, second, mine, theirs = two_opponents(service, other)
         playing = asyncio.create_task(first.step(board.game_id, GUILD))
         await mine.started.wait()  # the first process is searching the position
         # The second process finds the same turn (its sweep): the turn is claimed, so it
@@ -411,9 +427,7 @@ async def test_two_processes_finding_the_bots_turn_search_it_once(
     finally:
         await store.close()
     assert mine.searches == 1
-    assert reply is not None and reply.version == 2 and reply.to_move_user == ALICE
-    row = await store_row(service, board.game_id)
-    assert [entry["move"] for entry in row] == [expected_turn(saved, board.game_id, 1)[0]]
+    await played_once(service, board.game_id, saved, reply)
 
 
 async def test_a_bots_turn_left_by_a_dead_process_is_played_by_another_after_the_lease(
@@ -423,9 +437,7 @@ async def test_a_bots_turn_left_by_a_dead_process_is_played_by_another_after_the
     _, saved = await service.saved_game(board.game_id, GUILD)
     store, other = await second_process(store_url, clock, roller)
     try:
-        dying, theirs = Counted(gate=True), Counted()
-        first = Opponent(service, IDZEVA, workers=dying, iterations=ITERATIONS)
-        second = Opponent(other, IDZEVA, workers=theirs, iterations=ITERATIONS)
+        first, second, dying, theirs = two_opponents(service, other)
         playing = asyncio.create_task(first.step(board.game_id, GUILD))
         await dying.started.wait()
         playing.cancel()  # the first process dies in the middle of its search
@@ -440,9 +452,7 @@ async def test_a_bots_turn_left_by_a_dead_process_is_played_by_another_after_the
     finally:
         await store.close()
     assert theirs.searches == 1
-    assert reply is not None and reply.version == 2 and reply.to_move_user == ALICE
-    row = await store_row(service, board.game_id)
-    assert [entry["move"] for entry in row] == [expected_turn(saved, board.game_id, 1)[0]]
+    await played_once(service, board.game_id, saved, reply)
 
 
 async def store_row(service: GameService, game_id: int) -> list[dict]:
