@@ -48,9 +48,7 @@ from .common import (
     Point,
     banded_panel,
     cached_background,
-    canvas_from,
     draw_die,
-    encode_png,
     font_safe,
     hex_colour,
     mix,
@@ -691,8 +689,7 @@ def render_chebache(game: Chebache, show_path: bool = True) -> bytes:
     """The position as PNG bytes (960 px wide, deterministic)."""
     mover = game.to_move
     seats = (mover,) if show_path and mover is not None else ()
-    image = canvas_from(_background(seats))
-    paint = Painter(image)
+    paint = Painter.on_board(_background(seats))
     _draw_chebaches(paint, game)
     _draw_threats(paint, game, frame=True)
     _draw_turn(paint, game, under=True)
@@ -708,14 +705,13 @@ def render_chebache(game: Chebache, show_path: bool = True) -> bytes:
     _draw_player(paint, game, WHITE, BOARD_TOP + 116)
     _draw_player(paint, game, BLACK, BOARD_TOP + 252)
     _draw_footer(paint, game)
-    return encode_png(image, "chebache", _background(seats), paint.dirty)
+    return paint.png("chebache")
 
 
 def render_paths() -> bytes:
     """Both paths over the empty board (for the rules page): White's numbers in light
     pills, Black's in dark ones; each intersection shows Black's number left, White's right."""
-    image = canvas_from(_background((WHITE, BLACK)))
-    paint = Painter(image)
+    paint = Painter.on_board(_background((WHITE, BLACK)))
     y = (RIM + STATUS_BOTTOM) / 2
     paint.text((RIM + 24, y), "The two paths: Start, 1-17, Finish", STATUS_SIZE, INK, anchor="lm")
     x = SIDE_LEFT
@@ -754,4 +750,4 @@ def render_paths() -> bytes:
         INK,
         anchor="lm",
     )
-    return encode_png(image, "chebache", _background((WHITE, BLACK)), paint.dirty)
+    return paint.png("chebache")

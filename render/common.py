@@ -22,6 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from .cache import MIB, ByteCache, image_bytes, trim_heap
+from .overlay import HeldPaste, Overlay, holdable
 from .png import paletted_png
 
 SCALE = 2  # supersampling factor
@@ -230,24 +231,24 @@ def _bounds(xy: Any) -> tuple[float, float, float, float]:
 
 
 class _NotingDraw:
-    """An ImageDraw that notes the box of every shape it draws in ``dirty`` (for
-    ``encode_png``); anything else it is asked to do marks the whole picture."""
+    """An ImageDraw that tells its ``Painter`` the box of every shape before drawing it
+    (noted for ``encode_png``); anything else it is asked to do marks the whole picture."""
 
-    def __init__(self, image: Image.Image, dirty: list[Box]):
+    def __init__(self, image: Image.Image, painter: Painter):
         self._draw = ImageDraw.Draw(image)
         self._size = image.size
-        self._dirty = dirty
+        self._painter = painter
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self._draw, name)
         if name not in SHAPES:
-            self._dirty.append((0, 0, *self._size))
+            self._painter.drawing((0, 0, *self._size))
             return method
 
         def shape(xy: Any, *args: Any, **kwargs: Any) -> Any:
             x0, y0, x1, y1 = _bounds(xy)
             pad = kwargs.get("width", 1) + 2
-            self._dirty.append(
+            self._painter.drawing(
                 (
                     math.floor(x0 - pad),
                     math.floor(y0 - pad),
@@ -265,16 +266,32 @@ class Painter:
 
     It notes (in ``dirty``, supersampled pixels) every area it draws on, so that
     ``encode_png`` shrinks only those and takes the rest from the empty board. Drawing on
-    ``painter.image`` directly marks the whole picture: use ``paste`` instead."""
+    ``painter.image`` directly marks the whole picture: use ``paste`` instead.
 
-    def __init__(self, image: Image.Image):
+    A painter of a picture of a game's board (``on_board``) also makes pastes over parts
+    still showing the empty board at the final size (``render/overlay.py``), and writes
+    the picture (``png``)."""
+
+    def __init__(self, image: Image.Image, overlay: Overlay | None = None):
         self._image = image
         self.dirty: list[Box] = []
-        self.draw = _NotingDraw(image, self.dirty)
+        self.draw = _NotingDraw(image, self)
+        self.overlay = overlay
+
+    @classmethod
+    def on_board(cls, board: Image.Image) -> Painter:
+        """A painter of a picture starting from the empty ``board`` (final size, from a
+        ``cached_background`` function)."""
+        return cls(canvas_from(board), Overlay(board))
+
+    def png(self, palette: str) -> bytes:
+        """The picture, in game ``palette``'s colours, as PNG bytes (see ``encode_png``)."""
+        board = self.overlay.board if self.overlay is not None else None
+        return encode_png(self._image, palette, board, self.dirty, self.overlay)
 
     @property
     def image(self) -> Image.Image:
-        self.dirty.append((0, 0, *self._image.size))
+        self.drawing((0, 0, *self._image.size))
         return self._image
 
     @property
@@ -282,14 +299,37 @@ class Painter:
         """The supersampled size of the picture."""
         return self._image.size
 
+    def drawing(self, box: Box) -> None:
+        """Note that ``box`` (supersampled) is about to be drawn on."""
+        self._make_held(box)
+        if self.overlay is not None:
+            self.overlay.mark_drawn(box)
+        self.dirty.append(box)
+
+    def _make_held(self, box: Box) -> None:
+        """Make the held pastes under ``box`` on the canvas (before it is drawn on or read)."""
+        overlay = self.overlay
+        if overlay is None:
+            return
+        for held in overlay.release(box):
+            self._image.paste(held.source, held.at, held.mask)
+            self.dirty.append(held.box)
+            overlay.mark_drawn(held.box)
+
     def paste(self, image: Image.Image | Colour, at: tuple[int, int], mask=None) -> None:
         """``Image.paste`` at supersampled ``at`` (an image, or a colour through ``mask``)."""
         shape = mask if mask is not None else image
         assert isinstance(shape, Image.Image)
-        self.dirty.append((at[0], at[1], at[0] + shape.width, at[1] + shape.height))
+        box = (at[0], at[1], at[0] + shape.width, at[1] + shape.height)
+        overlay = self.overlay
+        if overlay is not None and holdable(image, mask) and overlay.is_clean(box):
+            overlay.hold(HeldPaste(image, at, mask, box))
+            return
+        self.drawing(box)
         self._image.paste(image, at, mask)
 
     def crop(self, box: Box) -> Image.Image:
+        self._make_held(box)
         return self._image.crop(box)
 
     @staticmethod
@@ -776,6 +816,7 @@ def encode_png(
     palette: str | None = None,
     base: Image.Image | None = None,
     dirty: list[Box] | None = None,
+    overlay: Overlay | None = None,
 ) -> bytes:
     """Shrink a supersampled canvas to final size, reduce the palette, return PNG bytes.
 
@@ -784,23 +825,57 @@ def encode_png(
     the nearest colour of that game's fixed palette, which holds every flat colour the game
     draws exactly: five times faster than choosing an octree palette per picture; given the
     empty board too, only the tiles drawn on are shrunk and mapped, over the board's own
-    mapped picture. Without it, an octree palette of the picture.
+    mapped picture, and the pastes ``overlay`` holds are made at the final size. Without
+    it, an octree palette of the picture.
     """
     quantized = getattr(base, "quantized", None)
-    runs = dirty_runs(dirty, image.size) if dirty is not None else []
     if palette is not None and dirty is not None and quantized and quantized[0] == palette:
-        paletted = quantized[1].copy()
-        image.load()
-        # Pillow's core calls: the same as reduce, quantize and paste of each run, without
-        # their checks and palette copies (a few dozen runs a picture)
-        source, target, colours = image.im, paletted.im, fixed_palette(palette).im
-        for x0, y0, x1, y1 in merged_runs(runs):
+        assert base is not None
+        paletted = _mapped_over_board(image, palette, base, quantized[1], dirty, overlay)
+    else:
+        if overlay is not None:
+            image, dirty = overlay.complete(image), None
+        if palette is None:
+            paletted = shrink(image, base, dirty).quantize(
+                colors=PALETTE_COLOURS,
+                method=Image.Quantize.FASTOCTREE,
+                dither=Image.Dither.NONE,
+            )
+        else:
+            paletted = quantize(shrink(image, base, dirty), palette)
+    return paletted_png(paletted)
+
+
+def _mapped_over_board(
+    image: Image.Image,
+    palette: str,
+    board: Image.Image,
+    mapped_board: Image.Image,
+    dirty: list[Box],
+    overlay: Overlay | None,
+) -> Image.Image:
+    """The picture in ``palette``: ``mapped_board`` (``board`` in that palette) with the
+    tiles ``dirty`` touches shrunk from ``image`` and mapped, and the pastes ``overlay``
+    holds made at the final size."""
+    paletted = mapped_board.copy()
+    image.load()
+    # Pillow's core calls: the same as reduce, quantize and paste of each run, without
+    # their checks and palette copies (a few dozen runs a picture)
+    source, target, colours = image.im, paletted.im, fixed_palette(palette).im
+    held = overlay.held if overlay is not None else []
+    if not held:
+        for x0, y0, x1, y1 in merged_runs(dirty_runs(dirty, image.size)):
             tile = source.reduce((SCALE, SCALE), (x0, y0, x1, y1)).convert("P", 0, colours)
             target.paste(tile, (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE))
-    elif palette is None:
-        paletted = shrink(image, base, dirty).quantize(
-            colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-        )
-    else:
-        paletted = quantize(shrink(image, base, dirty), palette)
-    return paletted_png(paletted)
+        return paletted
+    small = board.copy()
+    for x0, y0, x1, y1 in merged_runs(dirty_runs(dirty, image.size)):
+        tile = source.reduce((SCALE, SCALE), (x0, y0, x1, y1))
+        small.im.paste(tile, (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE))
+    for paste in held:
+        small.paste(*paste.shrunk())
+    touched = dirty + [paste.box for paste in held]
+    for x0, y0, x1, y1 in merged_runs(dirty_runs(touched, image.size)):
+        box = (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE)
+        target.paste(small.im.crop(box).convert("P", 0, colours), box)
+    return paletted

@@ -43,8 +43,6 @@ from .common import (
     Point,
     banded_panel,
     cached_background,
-    canvas_from,
-    encode_png,
     font_safe,
     hex_colour,
     mix,
@@ -440,8 +438,7 @@ def render_jikaida(game: Jikaida, dots: dict[str, str] | None = None) -> bytes:
     """The position as PNG bytes (deterministic). ``dots`` maps squares to a move kind
     (see ``KIND_COLOURS``) to mark, e.g. the destinations of one piece."""
     lay = layout_of(game)
-    image = canvas_from(_background(lay))
-    paint = Painter(image)
+    paint = Painter.on_board(_background(lay))
     last = game.last
     if last and last_route(game):
         _tint(paint, lay, last["from"], 0.45)
@@ -473,7 +470,7 @@ def render_jikaida(game: Jikaida, dots: dict[str, str] | None = None) -> bytes:
             paint.disc(square_xy(lay, square), lay.cell * 0.14, colour, WHITE_TEXT, 1.5)
     _draw_status(paint, game, lay)
     _draw_footer(paint, game, lay)
-    return encode_png(image, "jikaida", _background(lay), paint.dirty)
+    return paint.png("jikaida")
 
 
 def destinations(game: Jikaida, square: str) -> dict[str, str]:

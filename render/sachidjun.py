@@ -57,8 +57,6 @@ from .common import (
     Point,
     banded_panel,
     cached_background,
-    canvas_from,
-    encode_png,
     font_safe,
     hex_colour,
     mix,
@@ -808,8 +806,7 @@ def _draw_footer(paint: Painter, game: Sachidjun) -> None:
 
 def render_sachidjun(game: Sachidjun) -> bytes:
     """The position as PNG bytes (960 px wide, deterministic)."""
-    image = canvas_from(_background())
-    paint = Painter(image)
+    paint = Painter.on_board(_background())
     role, moves, _ = shown_moves(game)
     resolved = (game.last or {}).get("resolved", []) if moves else []
     _draw_cell_flags(paint, game, resolved)
@@ -822,4 +819,4 @@ def render_sachidjun(game: Sachidjun) -> bytes:
     _draw_panel(paint, game)
     _draw_status(paint, game)
     _draw_footer(paint, game)
-    return encode_png(image, "sachidjun", _background(), paint.dirty)
+    return paint.png("sachidjun")

@@ -25,8 +25,6 @@ from .common import (
     Painter,
     Point,
     cached_background,
-    canvas_from,
-    encode_png,
     framed_panel,
 )
 
@@ -209,8 +207,7 @@ def _draw_hand(paint: Painter, game: Shax, seat: int, y: float) -> None:
 
 def render_shax(game: Shax) -> bytes:
     """The position as PNG bytes (about 800 px wide, deterministic)."""
-    image = canvas_from(_background())
-    paint = Painter(image)
+    paint = Painter.on_board(_background())
     actions = highlighted_actions(game)
     _draw_mills(paint, mills_to_show(game, actions))
     _draw_pieces(paint, game)
@@ -219,4 +216,4 @@ def render_shax(game: Shax) -> bytes:
     _draw_status(paint, game)
     for row, seat in enumerate((WHITE, BLACK)):
         _draw_hand(paint, game, seat, HANDS_TOP + HAND_ROW * row + HAND_ROW / 2 - 4)
-    return encode_png(image, "shax", _background(), paint.dirty)
+    return paint.png("shax")

@@ -43,8 +43,6 @@ from .common import (
     Point,
     banded_panel,
     cached_background,
-    canvas_from,
-    encode_png,
     font_safe,
     hex_colour,
     mix,
@@ -492,12 +490,11 @@ def _draw_legend(paint: Painter, legend: list[tuple[str, str]], x: float, y: flo
 def render_tchela(game: Tchela) -> bytes:
     """The position as PNG bytes (960 px wide, deterministic)."""
     geo = geometry(game.layout)
-    image = canvas_from(_background(game.layout))
-    paint = Painter(image)
+    paint = Painter.on_board(_background(game.layout))
     _draw_counters(paint, game, geo)
     _draw_last_move(paint, game, geo)
     _draw_status(paint, game)
     _draw_band(paint, game, NORTH, NORTH_BAND)
     _draw_band(paint, game, SOUTH, SOUTH_BAND)
     _draw_footer(paint, game)
-    return encode_png(image, "tchela", _background(game.layout), paint.dirty)
+    return paint.png("tchela")
