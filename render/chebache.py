@@ -247,16 +247,18 @@ def _redraw_path_numbers(paint: Painter, seat: int) -> None:
     """The path numbers are on the empty board; the marks drawn since go under them, so
     the numbers those marks touch are drawn again (the same pixels as drawing them all
     now: a pill covers everything under it)."""
-    drawn = list(paint.dirty)
     pad = 4  # the pill's outline, and a margin (final pixels)
+    touched = []
     for space, text in path_labels(seat).items():
         x, y = label_xy(space)
         height = NUMBER_SIZE + 6
         width = max(height, paint.text_width(text, NUMBER_SIZE) + NUMBER_SIZE * 0.6)
         x0, x1 = (x - width / 2 - pad) * SCALE, (x + width / 2 + pad) * SCALE
         y0, y1 = (y - height / 2 - pad) * SCALE, (y + height / 2 + pad) * SCALE
-        if any(a < x1 and c > x0 and b < y1 and d > y0 for a, b, c, d in drawn):
-            _pill(paint, (x, y), text, seat)
+        if paint.drawn_on((x0, y0, x1, y1)):
+            touched.append(((x, y), text))
+    for at, text in touched:  # after every test: a number drawn again marks nothing
+        _pill(paint, at, text, seat)
 
 
 # ---- pieces ---------------------------------------------------------------------------

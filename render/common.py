@@ -306,6 +306,16 @@ class Painter:
             self.overlay.mark_drawn(box)
         self.dirty.append(box)
 
+    def drawn_on(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether anything has been drawn on the canvas in ``box`` (supersampled) since
+        it showed the empty board, held pastes aside (with an overlay, its grid first
+        rules out the boxes far from every drawing)."""
+        x0, y0, x1, y1 = box
+        grid_box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+        if self.overlay is not None and self.overlay.is_clean(grid_box):
+            return False
+        return any(a < x1 and c > x0 and b < y1 and d > y0 for a, b, c, d in self.dirty)
+
     def _make_held(self, box: Box) -> None:
         """Make the held pastes under ``box`` on the canvas (before it is drawn on or read)."""
         overlay = self.overlay
