@@ -26,7 +26,6 @@ the final size, which differs from pasting at full size only where both partly c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from PIL import Image
@@ -127,33 +126,42 @@ class Overlay:
             whole.paste(paste.source, paste.at, paste.mask)
         return whole
 
-    def _spans(self, box: Box) -> Iterator[tuple[int, int]]:
-        """For each grid row ``box`` touches, the (start, end) of its cells in a grid."""
+    def _cells(self, box: Box) -> tuple[range, int]:
+        """The grid index of the first cell ``box`` touches in each grid row it touches,
+        and how many cells it touches in a row (0: none)."""
         x0, y0, x1, y1 = box
         left, right = max(0, x0 // CELL), min(self.columns - 1, (x1 - 1) // CELL)
-        if right < left:
-            return
-        for row in range(max(0, y0 // CELL), min(self.rows - 1, (y1 - 1) // CELL) + 1):
-            start = row * self.columns
-            yield start + left, start + right + 1
+        top, bottom = max(0, y0 // CELL), min(self.rows - 1, (y1 - 1) // CELL)
+        columns = self.columns
+        return range(top * columns + left, bottom * columns + left + 1, columns), right + 1 - left
+
+    @staticmethod
+    def _any(grid: bytearray, starts: range, width: int) -> bool:
+        find = grid.find
+        return width > 0 and any(find(1, start, start + width) >= 0 for start in starts)
+
+    @staticmethod
+    def _mark(grid: bytearray, starts: range, width: int) -> None:
+        if width > 0:
+            ones = b"\x01" * width
+            for start in starts:
+                grid[start : start + width] = ones
 
     def is_clean(self, box: Box) -> bool:
         """Nothing drawn on the canvas in the cells ``box`` touches."""
-        return all(self.drawn.find(1, start, end) < 0 for start, end in self._spans(box))
+        return not self._any(self.drawn, *self._cells(box))
 
     def hold(self, paste: HeldPaste) -> None:
         self.held.append(paste)
-        for start, end in self._spans(paste.box):
-            self.held_cells[start:end] = b"\x01" * (end - start)
+        self._mark(self.held_cells, *self._cells(paste.box))
 
     def mark_drawn(self, box: Box) -> None:
-        for start, end in self._spans(box):
-            self.drawn[start:end] = b"\x01" * (end - start)
+        self._mark(self.drawn, *self._cells(box))
 
     def release(self, box: Box) -> list[HeldPaste]:
         """The held pastes under ``box``, and those overlapping them in turn, in the order
         they were made (no longer held): to be made on the canvas before ``box`` is drawn."""
-        if not any(self.held_cells.find(1, start, end) >= 0 for start, end in self._spans(box)):
+        if not self._any(self.held_cells, *self._cells(box)):
             return []
         position = {id(paste): i for i, paste in enumerate(self.held)}
         boxes, released, remaining = [box], [], self.held
