@@ -120,3 +120,16 @@ def test_the_overlay_works_at_the_renderers_scale():
     import render.overlay
 
     assert render.overlay.SCALE == SCALE
+
+
+def test_drawn_on_is_exact_though_the_grid_answers_first():
+    paint = Painter.on_board(board(100, 60))
+    paint.rect((10, 10, 12, 12), fill=INK)  # canvas 20-24, noted with a pad: 18-26
+    assert paint.dirty == [(18, 18, 26, 26)]
+    assert paint.drawn_on((20, 20, 22, 22))
+    assert paint.drawn_on((25.5, 25.5, 40, 40))  # the pad counts as drawn on
+    assert not paint.drawn_on((26, 26, 31, 31))  # in the same grid cell, apart
+    assert not paint.drawn_on((100, 100, 120, 110))  # a clean cell
+    rgba = sprite()
+    paint.paste(rgba, (150, 60), rgba)  # held: not drawn on the canvas
+    assert not paint.drawn_on((150, 60, 160, 70))
