@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache, wraps
@@ -237,7 +238,9 @@ class _NotingDraw:
     def __init__(self, image: Image.Image, painter: Painter):
         self._draw = ImageDraw.Draw(image)
         self._size = image.size
-        self._painter = painter
+        # A weak reference: a painter and its ImageDraw in a cycle would keep the canvas
+        # (12 MiB) until the cyclic collector runs, not free it with the painter.
+        self._painter = weakref.proxy(painter)
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self._draw, name)

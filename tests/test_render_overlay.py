@@ -133,3 +133,21 @@ def test_drawn_on_is_exact_though_the_grid_answers_first():
     rgba = sprite()
     paint.paste(rgba, (150, 60), rgba)  # held: not drawn on the canvas
     assert not paint.drawn_on((150, 60, 160, 70))
+
+
+def test_a_painter_and_its_canvas_go_as_soon_as_the_picture_is_made():
+    """No reference cycle: the 12 MiB canvas must not wait for the cyclic collector
+    (thousands of pictures would pile up between its runs)."""
+    import gc
+    import weakref
+
+    gc.disable()
+    try:
+        paint = Painter.on_board(board())
+        paint.rect((1, 1, 5, 5), fill=INK)
+        paint.paste(DANGER, (40, 20), mask())
+        canvas = weakref.ref(paint.image)
+        del paint
+        assert canvas() is None
+    finally:
+        gc.enable()
