@@ -797,8 +797,10 @@ def shrink(
     if base is None or dirty is None:
         return image.reduce(SCALE)
     small = base.copy()
-    for box in dirty_runs(dirty, image.size):
-        small.paste(image.reduce(SCALE, box=box), (box[0] // SCALE, box[1] // SCALE))
+    image.load()
+    for x0, y0, x1, y1 in merged_runs(dirty_runs(dirty, image.size)):
+        tile = image.im.reduce((SCALE, SCALE), (x0, y0, x1, y1))
+        small.im.paste(tile, (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE))
     return small
 
 
@@ -881,10 +883,7 @@ def _mapped_over_board(
             tile = source.reduce((SCALE, SCALE), (x0, y0, x1, y1)).convert("P", 0, colours)
             target.paste(tile, (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE))
         return paletted
-    small = board.copy()
-    for x0, y0, x1, y1 in merged_runs(dirty_runs(dirty, image.size)):
-        tile = source.reduce((SCALE, SCALE), (x0, y0, x1, y1))
-        small.im.paste(tile, (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE))
+    small = shrink(image, board, dirty)
     for paste in held:
         small.paste(*paste.shrunk())
     touched = dirty + [paste.box for paste in held]
