@@ -202,11 +202,13 @@ class Search:
         """The moves of the mover's whole turn (its moves while the same seat moves on with
         no roll in between: Chebache's dice, a Šačidjun sub-turn, a Shax mill's removal),
         from one search where it saw enough: each next move is the most visited one below
-        the last, and a fresh search (a quarter of the budget) where the tree is thin.
+        the last, and a fresh search where the tree is thin (a quarter of the budget; the
+        whole budget while every move so far was forced or a win, with no search made).
         ``game`` is left alone."""
         seat = game.to_move
         position = clone(game)
         moves = [self.choose(position).move]
+        searched = self.root is not None
         node = self.root.children.get(moves[0]) if self.root is not None else None
         position.push(moves[0])
         while position.to_move == seat and position.dice_needed() is None:
@@ -214,14 +216,16 @@ class Search:
                 move = max(node.children.items(), key=lambda item: (item[1].visits, item[0]))[0]
                 node = node.children[move]
             else:
+                share = 4 if searched else 1
                 follow = Search(
                     self.level,
                     self.rng.getrandbits(32),
-                    max(1, self.cap // 4),
-                    self.seconds / 4,
+                    max(1, (self.iterations or self.level.nodes_for(budget_key(game))) // share),
+                    self.seconds / share,
                 )
                 follow.timed = self.timed
                 move = follow.choose(position).move
+                searched = searched or follow.root is not None
                 node = follow.root.children.get(move) if follow.root is not None else None
             position.push(move)
             moves.append(move)

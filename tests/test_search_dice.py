@@ -10,6 +10,7 @@ from games.sachidjun import Sachidjun
 from search import Search, evaluate
 from search.evaluate import CHEBACHE_MASKS, SACHIDJUN_MASKS, hit_chance
 from search.mcts import LEVELS
+from tests.test_search import random_position
 
 # ---- the rolls that reach a distance ---------------------------------------------------
 
@@ -181,6 +182,18 @@ def test_normal_and_hard_judge_whole_turns_in_the_dice_games():
         for key in ("chebache", "sachidjun"):
             assert LEVELS[level].policy_for(key) == ("turn" if level == "normal" else "turn2")
     assert LEVELS["easy"].policy_for("chebache") == "uct"
+
+
+def test_a_forced_first_move_leaves_the_rest_of_the_turn_a_whole_search():
+    # White's only move is S/3; the rest of its turn (three moves to choose) gets the whole
+    # search, as if the turn began after S/3 (it once got a single iteration).
+    game = random_position(("chebache", (), 2), seed=12, plies=40)
+    assert game.legal_moves() == ["S/3"]
+    after = game.copy()
+    after.push("S/3")
+    rest = Search("normal", seed=2, clock=False).choose_turn(after)
+    assert Search("normal", seed=1, clock=False).choose_turn(game) == ["S/3", *rest]
+    assert Search("normal", seed=1, iterations=1, clock=False).choose_turn(after) != rest
 
 
 def test_the_turn_policy_hits_a_lone_piece_it_can_reach():
