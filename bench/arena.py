@@ -6,9 +6,10 @@ For every game (and variant, and Šačidjun's seat counts) three matches, seats 
   (100 games; 30 for Poron Jikaida, whose games are long);
 - ``normal`` against ``easy`` and ``hard`` against ``normal``: target the lower end of the
   95% Wilson interval of the stronger level's share of the points above 55% (100 games);
-- the time per move of each level (p95): ``easy`` <= 0.3 s, ``normal`` <= 2 s, ``hard`` <= 8 s.
+- the time per turn of each level, p95 (one search plays the turn, as the bot replies on
+  Discord): ``easy`` <= 0.3 s, ``normal`` <= 2 s, ``hard`` <= 8 s.
 
-Misses are marked ``MISS``. This is a long run (hours: a ``hard`` move takes seconds and a
+Misses are marked ``MISS``. This is a long run (hours: a ``hard`` turn takes seconds and a
 game has dozens); ``--games N`` caps every match, ``--only GAME``, ``--seats N``,
 ``--setup LABEL`` (a row's name) and ``--match A-B`` pick.
 
@@ -227,8 +228,8 @@ def main(argv: list[str] | None = None) -> int:
             p95 = percentile(spent, 0.95)
             mark = "ok" if p95 <= BUDGET[player] else "MISS"
             print(
-                f"time per move {player}: p50 {percentile(spent, 0.5):.3f} s, "
-                f"p95 {p95:.3f} s over {len(spent)} moves "
+                f"time per turn {player}: p50 {percentile(spent, 0.5):.3f} s, "
+                f"p95 {p95:.3f} s over {len(spent)} turns "
                 f"(budget {BUDGET[player]} s) {mark}"
             )
     return 0

@@ -771,7 +771,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     )
     for player in dict.fromkeys((args.a, args.b)):
         out.write(
-            f"time per move, {player}: mean {tally.mean_time(player):.3f} s, "
+            f"time per turn, {player}: mean {tally.mean_time(player):.3f} s, "
             f"p95 {tally.p95(player):.3f} s\n"
         )
     return 0

@@ -1,5 +1,6 @@
 """Bot against bot: whole games between two levels (or a uniformly random player), seats
-alternating, with the share of the points, a 95% Wilson interval and the time per move.
+alternating, with the share of the points, a 95% Wilson interval and the time per turn
+(a bot's reply).
 Used by ``idzeva arena`` and ``bench/arena.py``."""
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class Tally:
     draws: int = 0
     losses: int = 0
     points: float = 0.0  # A's share of the points, summed over games
-    times: dict[str, list[float]] = field(default_factory=dict)  # player -> seconds per move
+    times: dict[str, list[float]] = field(default_factory=dict)  # player -> seconds per turn
     plies: list[int] = field(default_factory=list)
 
     @property
@@ -96,17 +97,19 @@ def percentile(values: list[float], q: float) -> float:
 
 def chooser(
     player: str, seed: int, iterations: int | None = None, clock: bool = False
-) -> Callable[[Game], str]:
-    """A function giving ``player``'s move in a position: by the level's search size alone
-    (``clock``: also within its time, as on Discord; ``iterations``: a size of its own)."""
+) -> Callable[[Game], list[str]]:
+    """A function giving ``player``'s moves for its whole turn from a position, as the bot
+    plays on Discord (``Search.choose_turn``: one search for the turn): by the level's
+    search size alone (``clock``: also within its time, as on Discord; ``iterations``: a
+    size of its own). The random player makes one uniformly random move at a time."""
     if player == RANDOM:
         rng = random.Random(seed)
-        return lambda game: rng.choice(game.legal_moves())
+        return lambda game: [rng.choice(game.legal_moves())]
     if player not in LEVELS:
         raise ValueError(f"unknown player {player!r}; one of: {', '.join(PLAYERS)}")
     rng = random.Random(seed)
-    return lambda game: (
-        Search(player, rng.getrandbits(32), iterations, clock=clock).choose(game).move
+    return lambda game: Search(player, rng.getrandbits(32), iterations, clock=clock).choose_turn(
+        game
     )
 
 
@@ -119,7 +122,8 @@ def play_game(
     clock: bool = False,
 ) -> Game:
     """Play one whole game; ``seat_players[s]`` moves for seat ``s``. Dice come from a
-    ``random.Random(seed)``."""
+    ``random.Random(seed)``. ``times`` gets each player's time per turn where the turn had
+    a choice (what a player waits for the bot's reply)."""
     game = make()
     dice = random.Random(seed)
     movers = {
@@ -134,11 +138,14 @@ def play_game(
         seat = game.to_move
         assert seat is not None
         started = time.perf_counter()
-        move = movers[seat](game)
+        moves = movers[seat](game)
         spent = time.perf_counter() - started
-        if times is not None and len(game.legal_moves()) > 1:
+        choice = False
+        for move in moves:
+            choice = choice or len(game.legal_moves()) > 1
+            game.push(move)
+        if times is not None and choice:
             times.setdefault(seat_players[seat], []).append(spent)
-        game.push(move)
     if not game.is_over:
         game.agree_draw()
     return game

@@ -487,7 +487,7 @@ def test_arena_command_prints_the_tally(capsys):
     assert code == 0
     assert "A=easy against B=random, 2 games" in text
     assert "share of the points" in text and "95% interval" in text
-    assert "time per move, easy: mean" in text
+    assert "time per turn, easy: mean" in text
 
 
 @pytest.mark.parametrize(
@@ -586,6 +586,6 @@ def test_arena_players_search_the_size_they_are_given():
     from search.arena import chooser
 
     game = random_position(("shax", (), 2), seed=4, plies=10)  # placing: 14 moves
-    picks = {chooser("hard", seed, iterations=1)(game) for seed in range(12)}
+    picks = {tuple(chooser("hard", seed, iterations=1)(game)) for seed in range(12)}
     # One iteration expands one random child: over 12 seeds several different moves.
     assert len(picks) > 1
