@@ -111,11 +111,14 @@ LEVELS: dict[str, Level] = {
         },
     ),
     # hard: 5x normal's size; in Poron Jikaida also the capture terms at each leaf (1.4x
-    # the cost of a leaf there, so 3,100 iterations fill its 4.5 s).
+    # the cost of a leaf there, so 3,100 iterations fill its 4.5 s). In Chebache the size
+    # is what ``turn2`` needs to play the answering turns to their end: its best three
+    # turns times 21 rolls, a full turn up to about 500 moves (p90) when a double gives
+    # four; at 4,750 moves most answers were judged after their first die.
     "hard": Level(
         "hard",
         4.5,
-        {key: 5 * n for key, n in NORMAL_NODES.items()} | {"jikaida": 3100},
+        {key: 5 * n for key, n in NORMAL_NODES.items()} | {"jikaida": 3100, "chebache": 40000},
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=2,
         policy={
@@ -175,6 +178,7 @@ class Search:
         self.cap = iterations or 0  # this move's search size (set by ``choose``)
         self.root: Node | None = None  # the last search's tree (None after a shortcut)
         self.deadline = math.inf  # a timed search's end (``choose`` sets it)
+        self.answers_cut = 0  # turn2: answering turns judged before their end (out of budget)
 
     def choose(self, game: Game) -> SearchResult:
         started = time.perf_counter()
@@ -289,7 +293,7 @@ class Search:
         assert seat is not None
         policy = self.level.policy_for(budget_key(root_state))
         share = self.cap if policy == "turn" else max(1, self.cap // 4)
-        finals, count = self._turns(root_state, share)
+        finals, count, _complete = self._turns(root_state, share)
         finals.sort(key=lambda item: -item[0])
         best_line = finals[0][1]
         if policy == "turn2" and len(finals) > 1:
@@ -313,12 +317,15 @@ class Search:
         root.visits = THIN
         return best_line[0], count, root
 
-    def _turns(self, root_state: Game, cap: int) -> tuple[list[tuple[float, list[str], Game]], int]:
+    def _turns(
+        self, root_state: Game, cap: int
+    ) -> tuple[list[tuple[float, list[str], Game]], int, bool]:
         """Every complete turn of the mover from ``root_state`` (breadth first, positions
         reached twice kept once, at most ``cap`` moves played; when a depth has more
         positions than the budget can carry, the best by the evaluation go on, a beam):
-        (value for the mover's team, moves, position where it ends), and the moves played.
-        Out of budget, the positions still mid-turn are judged as they stand."""
+        (value for the mover's team, moves, position where it ends), the moves played, and
+        whether every turn was played out: out of budget, the positions still mid-turn are
+        judged as they stand."""
         seat = root_state.to_move
         assert seat is not None
         mine = root_state.team_of(seat) == root_state.team_of(0)
@@ -334,11 +341,13 @@ class Search:
         count = 0
         while frontier:
             reached: dict[object, tuple[float, list[str], Game]] = {}
+            out_of_budget = False
             for position, line in frontier:
                 for move in position.legal_moves():
                     if (finals or reached) and (
                         count >= cap or time.perf_counter() > self.deadline
                     ):
+                        out_of_budget = True
                         break
                     after = clone(position, keep_log=False)
                     after.push(move)
@@ -350,12 +359,12 @@ class Search:
                     key = position_key(after)
                     if key not in reached:
                         reached[key] = item
-            if count >= cap or time.perf_counter() > self.deadline:
+            if out_of_budget or (reached and (count >= cap or time.perf_counter() > self.deadline)):
                 finals.extend(reached.values())
-                break
+                return finals, count, False
             kept = sorted(reached.values(), key=lambda item: -item[0])[:beam]
             frontier = [(after, line) for _v, line, after in kept]
-        return finals, count
+        return finals, count, True
 
     def _answer(self, position: Game, team: int, budget: int) -> tuple[float | None, int]:
         """``team``'s expected share after the next roll and the roller's best turn (each
@@ -379,8 +388,9 @@ class Search:
                 v = evaluate(after, self.level.strong)
                 v = v if team == after.team_of(0) else 1.0 - v
             else:
-                finals, used = self._turns(after, each)
+                finals, used, complete = self._turns(after, each)
                 spent += used
+                self.answers_cut += not complete
                 best = max(item[0] for item in finals)  # for the roller's team
                 theirs = after.team_of(after.to_move)
                 v = best if theirs == team else 1.0 - best

@@ -184,6 +184,19 @@ def test_normal_and_hard_judge_whole_turns_in_the_dice_games():
     assert LEVELS["easy"].policy_for("chebache") == "uct"
 
 
+def test_hard_plays_the_answering_turns_out_in_chebache():
+    # turn2 judges its best turns by every roll the opponent can make next, each answered
+    # by the opponent's best complete turn. hard's Chebache size carries every answer to
+    # its end here; the 4,750 moves it had judged 12 of them after their first die.
+    game = random_position(("chebache", (), 2), seed=4, plies=30)
+    search = Search("hard", seed=1, clock=False)
+    search.choose(game)
+    assert search.answers_cut == 0
+    starved = Search("hard", seed=1, iterations=4750, clock=False)
+    starved.choose(game)
+    assert starved.answers_cut == 12
+
+
 def test_a_forced_first_move_leaves_the_rest_of_the_turn_a_whole_search():
     # White's only move is S/3; the rest of its turn (three moves to choose) gets the whole
     # search, as if the turn began after S/3 (it once got a single iteration).
