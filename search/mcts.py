@@ -302,6 +302,9 @@ class Search:
             left = self.cap - count
             best_value = -1.0
             for index, (value, line, position) in enumerate(candidates):
+                if index and time.perf_counter() > self.deadline:
+                    break  # out of time: an answer is worth less than a turn's own value,
+                    # so the turns left unanswered are not compared with those answered
                 budget = left // (len(candidates) - index)
                 answer, spent = self._answer(position, team, budget)
                 left -= spent

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from games.chebache import BLACK, WHITE, Chebache
@@ -195,6 +197,27 @@ def test_hard_plays_the_answering_turns_out_in_chebache():
     starved = Search("hard", seed=1, iterations=4750, clock=False)
     starved.choose(game)
     assert starved.answers_cut == 12
+
+
+def test_hard_out_of_time_keeps_to_the_turns_it_judged_by_their_answer(monkeypatch):
+    # The time runs out after hard has judged its best turn by the answers to it: the next
+    # turns, judged by their own value only, would look better than any answered turn.
+    # hard plays the turn the evaluation ranks first.
+    game = random_position(("chebache", (), 2), seed=4, plies=30)
+    search = Search("hard", seed=1, clock=False)
+    answer = search._answer
+    answered = []
+
+    def answer_then_time_out(position, team, budget):
+        answered.append(answer(position, team, budget))
+        search.deadline = -math.inf
+        return answered[-1]
+
+    monkeypatch.setattr(search, "_answer", answer_then_time_out)
+    move = search.choose(game).move
+    finals, _count, _complete = Search("hard", seed=1, clock=False)._turns(game, 10_000)
+    assert len(answered) == 1
+    assert move == max(finals, key=lambda item: item[0])[1][0]
 
 
 def test_a_forced_first_move_leaves_the_rest_of_the_turn_a_whole_search():
