@@ -78,6 +78,7 @@ def record(
             for p in dict.fromkeys((a, b))
             if p != "random"
         },
+        "endings": tally.endings,
         "seconds": round(seconds),
     }
 

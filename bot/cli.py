@@ -768,6 +768,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
         f"A={args.a} against B={args.b}, {tally.games} games, seats alternating\n"
         f"A: {tally.wins} wins, {tally.draws} draws, {tally.losses} losses; "
         f"share of the points {tally.share():.3f} (95% interval {low:.3f}-{high:.3f})\n"
+        f"endings: {', '.join(f'{reason} {n}' for reason, n in sorted(tally.endings.items()))}\n"
     )
     for player in dict.fromkeys((args.a, args.b)):
         out.write(

@@ -35,6 +35,7 @@ SETUPS = [
     ("jikaida", (), 2),
 ]
 MAX_PLIES = 3000
+PLY_LIMIT = "ply limit"  # the ending of a game stopped at MAX_PLIES (scored as a draw)
 
 
 @dataclass
@@ -47,6 +48,8 @@ class Tally:
     points: float = 0.0  # A's share of the points, summed over games
     times: dict[str, list[float]] = field(default_factory=dict)  # player -> seconds per turn
     plies: list[int] = field(default_factory=list)
+    # how the games ended: the engine's reason, or PLY_LIMIT -> games
+    endings: dict[str, int] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -67,6 +70,8 @@ class Tally:
         for player, spent in other.times.items():
             self.times.setdefault(player, []).extend(spent)
         self.plies.extend(other.plies)
+        for reason, count in other.endings.items():
+            self.endings[reason] = self.endings.get(reason, 0) + count
 
     def mean_time(self, player: str) -> float:
         times = self.times.get(player, [])
@@ -191,6 +196,9 @@ def arena(
         team_a = game.team_of(0) if a_first else 1 - game.team_of(0)
         tally.points += points_share(game, team_a)
         tally.plies.append(game.ply)
+        stopped = game.ply >= MAX_PLIES and not game.outcome.winners
+        ending = PLY_LIMIT if stopped else game.outcome.reason
+        tally.endings[ending] = tally.endings.get(ending, 0) + 1
         winners = {game.team_of(s) for s in game.outcome.winners}
         if not winners:
             tally.draws += 1

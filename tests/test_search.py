@@ -352,6 +352,15 @@ def test_arena_counts_every_game_from_a_s_side():
     tally = arena(lambda: Tchela(["4x6"]), "easy", "random", 2, seed=1, iterations=3)
     assert tally.games == 2 and tally.wins + tally.draws + tally.losses == 2
     assert 0.0 <= tally.share() <= 1.0 and tally.times["easy"]
+    assert sum(tally.endings.values()) == 2 and "ply limit" not in tally.endings
+
+
+def test_arena_names_the_games_stopped_at_its_ply_limit(monkeypatch):
+    from search import arena as arena_module
+
+    monkeypatch.setattr(arena_module, "MAX_PLIES", 6)  # no Poron Jikaida game ends in 6
+    tally = arena(lambda: Jikaida(), "random", "random", 2, seed=1)
+    assert tally.draws == 2 and tally.endings == {"ply limit": 2}
 
 
 # ---- idzeva best -----------------------------------------------------------------------
