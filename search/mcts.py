@@ -180,6 +180,10 @@ class Search:
         self.deadline = math.inf  # a timed search's end (``choose`` sets it)
         self.answers_cut = 0  # turn2: answering turns judged before their end (out of budget)
 
+    def size_for(self, game: Game) -> int:
+        """This search's size in ``game``: the iterations given, else the level's for it."""
+        return self.iterations or self.level.nodes_for(budget_key(game))
+
     def choose(self, game: Game) -> SearchResult:
         started = time.perf_counter()
         self.root = None
@@ -190,7 +194,7 @@ class Search:
             raise ValueError(f"a {game.dice_needed()} roll is due before the next move")
         if len(legal) == 1:
             return SearchResult(legal[0], 0, time.perf_counter() - started, "only move")
-        self.cap = self.iterations or self.level.nodes_for(budget_key(game))
+        self.cap = self.size_for(game)
         self.deadline = started + self.seconds if self.timed else math.inf
         root_state = clone(game, keep_log=False)
         win = self.winning_move(root_state)
@@ -224,7 +228,7 @@ class Search:
                 follow = Search(
                     self.level,
                     self.rng.getrandbits(32),
-                    max(1, (self.iterations or self.level.nodes_for(budget_key(game))) // share),
+                    max(1, self.size_for(game) // share),
                     self.seconds / share,
                 )
                 follow.timed = self.timed
