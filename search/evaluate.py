@@ -4,8 +4,8 @@
 between 0 and 1, read from public engine state only. Each game's function returns a margin
 in "pieces" for seat 0's team (positive is good) that a logistic squashes; ``strong``
 (0, 1 or 2; ``True`` is 1) adds the finer terms (threats, safety, structure) the ``easy``
-level (0) goes without, and at 2 (``hard``) those that look a move deeper where a game has
-them (Poron Jikaida: the captures the mover can make and the answers they allow).
+level (0) goes without, and at 2 (``normal`` and ``hard``) those that look a move deeper
+where a game has them (Poron Jikaida: the captures the mover can make and the answers they allow).
 """
 
 from __future__ import annotations
@@ -281,8 +281,8 @@ VALUES = {K: 0.0, P: 12.0, KA: 9.0, C: 8.0, J: 5.0, H: 3.5, PK: 3.5, D: 2.0, S: 
 PASTANG_VALUES = {K: 0.0, D: 3.0, S: 1.0}
 
 
-# hard's Poron Jikaida terms: the share of the mover's best capture counted now, and of the
-# capture its opponent threatens
+# The Poron Jikaida terms of strong 2 (normal, hard): the share of the mover's best
+# capture counted now, and of the capture its opponent threatens
 EXCHANGE_NOW = 0.7
 EXCHANGE_NEXT = 0.2
 
@@ -329,14 +329,39 @@ def _jikaida(game: Any, strong: int) -> float:
         if game.outcome is None and game.in_kaida(game.turn):
             margin += -1.5 if game.turn == YELLOW else 1.5
     if strong >= 2 and not game.pastang and game.outcome is None:
-        # hard: the capture the mover can make now, net of the answer it allows, and (less)
-        # the one its opponent threatens (the mover may move the piece away or strike first).
-        # Not in Pastang: there hard with it lost 0-1-4 to normal without it (same size).
+        # normal and hard: the capture the mover can make now, net of the answer it allows,
+        # and (less) the one its opponent threatens (the mover may move the piece away or
+        # strike first).
+        # Not in Pastang: there a level with it lost 0-1-4 to one without it (same size).
         mover = game.turn
         sign = 1 if mover == YELLOW else -1
         margin += sign * EXCHANGE_NOW * _exchange(game, mover, values)
         margin -= sign * EXCHANGE_NEXT * _exchange(game, 1 - mover, values)
     return margin * (0.25 if game.pastang else 0.12)
+
+
+def _jikaida_capture_order(game: Any, moves: list[str]) -> None:
+    """Captures last (``untried`` is popped from its end), the most valuable victim last
+    of all; the other moves keep their (shuffled) order."""
+    values = PASTANG_VALUES if game.pastang else VALUES
+    board, parse = game.board, game.geo.parse
+
+    def victim(move: str) -> float:
+        if "x" not in move:
+            return -1.0
+        target = parse(move.split("x", 1)[1].split("=", 1)[0])
+        v = board[target] if target is not None else 0
+        if not v or v >> 4 == game.turn:  # a Pallan taking a friendly piece
+            return -0.5
+        return values.get(v & 15, 1.0)
+
+    moves.sort(key=victim)
+
+
+# Games whose search expands captures first (per node, a stable sort of the shuffled moves).
+EXPANSION_ORDERS: dict[str, Callable[[Any, list[str]], None]] = {
+    "jikaida": _jikaida_capture_order,
+}
 
 
 EVALUATORS: dict[str, Callable[[Any, bool], float]] = {
