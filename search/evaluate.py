@@ -287,6 +287,54 @@ EXCHANGE_NOW = 0.7
 EXCHANGE_NEXT = 0.2
 
 
+# A twentieth of a Swod for each King step a piece stands nearer the enemy King.
+KING_TROPISM = 0.05
+
+
+def _king_tropism(game: Any) -> float:
+    """Yellow's pieces' nearness to the Blue King less Blue's to the Yellow King: per
+    piece other than a King or a Swod, 17 (the most King steps apart two squares are)
+    less its King-step distance to the enemy King.
+    With no capture in reach a move deeper, this and the Swods' ranks are what bring the
+    pieces forward."""
+    board, n, dist, far = game.board, game.geo.n, game.geo.dist, game.geo.h - 1
+    kings = (game.king_square(YELLOW), game.king_square(BLUE))
+    near = 0
+    for s, v in enumerate(board):
+        kind = v & 15
+        if not v or kind in (K, S):
+            continue
+        enemy_king = kings[1 - (v >> 4)]
+        if enemy_king is not None:
+            near += (far - dist[s * n + enemy_king]) * (1 if v >> 4 == YELLOW else -1)
+    return near
+
+
+# Three tenths of a Swod for each King step nearer a last few enemy pieces (``_hunt``).
+HUNT = 0.3
+HUNT_TARGETS = 3
+
+
+def _hunt(game: Any) -> float:
+    """For a side left with at most ``HUNT_TARGETS`` pieces besides its King, fewer than
+    its opponent has (taking them all wins by Nikaida), the opponent's nearness to each:
+    17 less the King-step distance from the nearest of the opponent's pieces other than
+    its King. Yellow's hunt less Blue's."""
+    board, n, dist, far = game.board, game.geo.n, game.geo.dist, game.geo.h - 1
+    pieces: tuple[list[int], list[int]] = ([], [])
+    for s, v in enumerate(board):
+        if v and v & 15 != K:
+            pieces[v >> 4].append(s)
+    near = 0
+    for hunter, sign in ((YELLOW, 1), (BLUE, -1)):
+        targets, hunters = pieces[1 - hunter], pieces[hunter]
+        if len(targets) > HUNT_TARGETS or len(hunters) <= len(targets):
+            continue
+        for t in targets:
+            near += sign * (far - min(dist[h * n + t] for h in hunters))
+    return near
+
+
 def _exchange(game: Any, side: int, values: dict[int, float]) -> float:
     """The most ``side`` wins with one capture now: the piece taken, less the capturer
     where the other side could take back on that square (a King never steps into that)."""
@@ -306,13 +354,15 @@ def _exchange(game: Any, side: int, values: dict[int, float]) -> float:
 def _jikaida(game: Any, strong: int) -> float:
     values = PASTANG_VALUES if game.pastang else VALUES
     material = [0.0, 0.0]
+    others = [0, 0]  # pieces besides the King
     for v in game.board:
         if v:
             material[v >> 4] += values.get(v & 15, 1.0)
+            others[v >> 4] += v & 15 != K
     margin = material[YELLOW] - material[BLUE]
-    if game.pastang and strong:
-        # Swods on their way to promotion (to a Deldar, 2 more than a Swod, on the last
-        # rank): a tenth of a Swod per rank gained.
+    if strong:
+        # Swods on their way to promotion on the last rank (to a Pallan, 11 more than a
+        # Swod; in Pastang to a Deldar, 2 more): a tenth of a Swod per rank gained.
         rank, last = game.geo.rank, game.geo.h - 1
         for s, v in enumerate(game.board):
             if v & 15 == S:
@@ -326,7 +376,11 @@ def _jikaida(game: Any, strong: int) -> float:
                 continue
             guards = sum(1 for t in neighbours[k] if game.board[t] and game.board[t] >> 4 == side)
             margin += sign * 0.3 * min(guards, 4)
-        if game.outcome is None and game.in_kaida(game.turn):
+        margin += KING_TROPISM * _king_tropism(game) + HUNT * _hunt(game)
+        # Not for a side being hunted (see ``_hunt``): checking its King over and over
+        # kept normal from going after its last pieces.
+        hunted = others[game.turn] <= HUNT_TARGETS and others[game.turn] < others[1 - game.turn]
+        if game.outcome is None and not hunted and game.in_kaida(game.turn):
             margin += -1.5 if game.turn == YELLOW else 1.5
     if strong >= 2 and not game.pastang and game.outcome is None:
         # normal and hard: the capture the mover can make now, net of the answer it allows,

@@ -54,6 +54,9 @@ class Level:
     # Whether the search tries captures first at each node, the most valuable victim first
     # (``evaluate.EXPANSION_ORDERS``; Poron Jikaida and Pastang), instead of in random order.
     ordered: bool = False
+    # Games where the search first judges every move of the root where it lands and then
+    # searches only this many of the best (per ``budget_key``; see ``Search._widen``).
+    candidates: dict[str, int] = field(default_factory=dict)
     # Games where the level judges its own complete turns instead of UCT ("turn": every
     # way to play the roll, by the evaluation where the turn ends; see ``Search._turn``).
     policy: dict[str, str] = field(default_factory=dict)
@@ -63,6 +66,9 @@ class Level:
 
     def nodes_for(self, key: str) -> int:
         return self.nodes.get(key, self.nodes["default"])
+
+    def candidates_for(self, key: str) -> int:
+        return self.candidates.get(key, 0)
 
     def policy_for(self, key: str) -> str:
         return self.policy.get(key, "uct")
@@ -106,7 +112,10 @@ LEVELS: dict[str, Level] = {
     # (ordered). Without them its 850 iterations gave each of some 200 moves about four
     # visits, the reply taking a loose piece was rarely one of them, and normal lost
     # material to easy (a mean 18.75 behind after 200 plies in 4 games; 16 ahead with
-    # both, at 600 iterations, as the terms cost 1.4x a leaf).
+    # both, at 600 iterations, as the terms cost 1.4x a leaf). It then still saw no
+    # further than a visit or two of each move, and with nothing to capture moved
+    # aimlessly (500 plies without a capture against easy): now it judges every move
+    # where it lands and searches the best 12 (``candidates``).
     "normal": Level(
         "normal",
         0.9,
@@ -114,6 +123,7 @@ LEVELS: dict[str, Level] = {
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=2,
         ordered=True,
+        candidates={"jikaida": 12},
         policy={
             "chebache": "turn",
             "sachidjun": "turn",
@@ -131,6 +141,7 @@ LEVELS: dict[str, Level] = {
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=2,
         ordered=True,
+        candidates={"jikaida": 24},
         policy={
             "chebache": "turn2",
             "sachidjun": "turn2",
@@ -424,6 +435,9 @@ class Search:
         assert mover is not None
         deadline = started + self.seconds
         count = 0
+        keep = self.level.candidates_for(budget_key(root_state))
+        if keep:
+            count = self._widen(root, root_state, team0, keep)
         while count < self.cap:
             if self.timed and count and time.perf_counter() >= deadline:
                 break
@@ -441,6 +455,30 @@ class Search:
 
         best = max(root.children.items(), key=key)
         return best[0], count, root
+
+    def _widen(self, root: Node, root_state: Game, team0: int, keep: int) -> int:
+        """Judge every move of the root where it lands (as a first visit would), and give
+        the search only the ``keep`` best: with some 200 moves (Poron Jikaida) a search of
+        a few hundred iterations otherwise spends them all on a visit or two of each, and
+        sees no further. Returns the moves judged (each counts as an iteration)."""
+        mover = root_state.to_move
+        mine = root_state.team_of(mover) == team0
+        moves = root_state.legal_moves()
+        self.rng.shuffle(moves)
+        judged: list[tuple[float, str]] = []
+        for move in moves:
+            after = clone(root_state, keep_log=False)
+            after.push(move)
+            value = self._playout(after)
+            judged.append((value if mine else 1.0 - value, move))
+        judged.sort(key=lambda item: -item[0])
+        for value, move in judged[:keep]:
+            child = root.children[move] = Node()
+            child.visits = 1
+            child.total = value if mine else 1.0 - value
+            root.visits += 1
+        root.untried = []
+        return len(judged)
 
     def _settled(self, root: Node, count: int, started: float, deadline: float) -> bool:
         """Whether the most visited move can no longer be overtaken in the iterations left

@@ -19,7 +19,7 @@ from games.shax import Shax
 from games.tchela import Tchela
 from search import Search, best_move, evaluate
 from search.arena import SETUPS, arena, wilson
-from search.evaluate import EXPANSION_ORDERS
+from search.evaluate import EXPANSION_ORDERS, margin
 from search.fastcopy import clone
 from search.mcts import LEVELS
 
@@ -329,6 +329,30 @@ def test_hard_evaluation_never_lets_the_king_take_a_defended_piece():
     assert evaluate(loose, 2) > evaluate(loose, 1)
 
 
+def test_normal_searches_the_twelve_poron_jikaida_moves_that_land_best():
+    # 213 moves and a search of 600 iterations: each move is judged where it lands (one
+    # iteration each), and the other 387 go to the best 12 (about 32 each, so the search
+    # sees the replies), none of which lands worse than a move left out.
+    game = new_game("jikaida")
+    for move in "d3-g6 l16-l15 g1-l4 l17-l16".split():
+        game.push(move)
+    legal = game.legal_moves()
+    search = Search("normal", 5, clock=False)
+    result = search.choose(game)
+    assert result.iterations == 600 and len(legal) > 12
+    assert search.root is not None
+    kept = set(search.root.children)
+    assert len(kept) == 12 and result.move in kept
+
+    def lands(move: str) -> float:
+        after = game.copy()
+        after.push(move)
+        return evaluate(after, 2)  # Yellow is seat 0
+
+    assert min(lands(m) for m in kept) >= max(lands(m) for m in legal if m not in kept)
+    assert sum(child.visits for child in search.root.children.values()) >= 600 - len(legal)
+
+
 def test_jikaida_search_tries_captures_first_the_most_valuable_victim_first():
     # Yellow's Chuktar c3 (queen slide, all inside Mortil: no front) can take Blue's Swod
     # c5 (1) up the file, Jiktar e5 (5) on the diagonal and Pallan a3 (12) along the rank.
@@ -389,6 +413,40 @@ def test_normal_evaluation_of_pastang_counts_the_ranks_a_swod_has_gained():
     loose = pastang({"c3": "YD", "c5": "BD", "f6": "BS"})
     assert loose.captures(0) == [(loose.geo.parse("c3"), loose.geo.parse("c5"), False)]
     assert evaluate(loose, 2) == evaluate(loose, 1)
+
+
+def jikaida_at(pieces: dict[str, str], turn: str = "yellow") -> Jikaida:
+    return Jikaida.from_position({"turn": turn, "pieces": pieces, "unmoved": []})
+
+
+def test_normal_evaluation_of_poron_jikaida_brings_pieces_forward_and_hunts_the_last_ones():
+    # In Swods (``margin`` returns them times 0.12). Kings on l1 and a18 with no piece
+    # around them; no capture in reach but the King's; no Kaida unless said.
+    def swods(game: Jikaida) -> float:
+        return margin(game, 2) / 0.12
+
+    # Jiktar a10 (5) against Blue's Swod l16 (1): material 4; the Swod has gained 2 ranks
+    # (-0.2); the Jiktar stands 8 King steps from a18: (17 - 8) x 0.05. Blue's one piece
+    # is not fewer than Yellow's one, so nobody hunts.
+    assert swods(jikaida_at({"l1": "YK", "a10": "YJ", "a18": "BK", "l16": "BS"})) == (
+        pytest.approx(4 - 0.2 + 9 * 0.05)
+    )
+    # On a5 it is 13 steps away: (17 - 13) x 0.05.
+    assert swods(jikaida_at({"l1": "YK", "a5": "YJ", "a18": "BK", "l16": "BS"})) == (
+        pytest.approx(4 - 0.2 + 4 * 0.05)
+    )
+    # A Deldar c3 more (2; 15 steps from a18): Blue's last piece is hunted, the nearest
+    # hunter the Jiktar, 11 steps from l16: (17 - 11) x 0.3.
+    hunt = jikaida_at({"l1": "YK", "a10": "YJ", "c3": "YD", "a18": "BK", "l16": "BS"})
+    assert swods(hunt) == pytest.approx(6 - 0.2 + (9 + 2) * 0.05 + 6 * 0.3)
+    # The Jiktar on a12 checks a18 up the file (a12 touches the front it crosses); Blue, to
+    # move and hunted, gets no Kaida term (-1.5): (17 - 6) + (17 - 15) King steps, the
+    # Jiktar 11 from l16.
+    check = jikaida_at({"l1": "YK", "a12": "YJ", "c3": "YD", "a18": "BK", "l16": "BS"}, "blue")
+    assert check.in_kaida(1)
+    assert swods(check) == pytest.approx(6 - 0.2 + (11 + 2) * 0.05 + 6 * 0.3)
+    # easy's plain evaluation: material only.
+    assert margin(check, 0) / 0.12 == pytest.approx(6)
 
 
 def test_wilson_interval_matches_hand_computed_values():
