@@ -445,16 +445,19 @@ class Search:
             count += 1
             if count % SETTLED_EVERY == 0 and self._settled(root, count, started, deadline):
                 break
-        # The most visited move; ties to the better average, then the move's name.
+        # The most visited move; ties to the better average, then one of the tied at random
+        # (the search's own generator). By name, easy in Poron Jikaida, whose moves mostly
+        # tie (material only, a visit each), moved one piece back and forth on the l-file.
         mine = root_state.team_of(mover) == team0
 
-        def key(item: tuple[str, Node]) -> tuple[int, float, str]:
-            move, node = item
+        def key(node: Node) -> tuple[int, float]:
             mean = node.total / node.visits if node.visits else 0.0
-            return (node.visits, mean if mine else 1.0 - mean, move)
+            return (node.visits, mean if mine else 1.0 - mean)
 
-        best = max(root.children.items(), key=key)
-        return best[0], count, root
+        top = max(key(node) for node in root.children.values())
+        tied = sorted(move for move, node in root.children.items() if key(node) == top)
+        best = tied[0] if len(tied) == 1 else self.rng.choice(tied)
+        return best, count, root
 
     def _widen(self, root: Node, root_state: Game, team0: int, keep: int) -> int:
         """Judge every move of the root where it lands (as a first visit would), and give

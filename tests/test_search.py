@@ -353,6 +353,15 @@ def test_normal_searches_the_twelve_poron_jikaida_moves_that_land_best():
     assert sum(child.visits for child in search.root.children.values()) >= 600 - len(legal)
 
 
+def test_easy_breaks_ties_at_random_not_by_the_moves_name():
+    # From Poron Jikaida's start nothing can be captured: easy's moves all tie (material
+    # only, one visit each). By name it always played an l-file move (the last names).
+    game = new_game("jikaida")
+    moves = [Search("easy", seed, clock=False).choose(game).move for seed in range(8)]
+    assert not all(move.startswith("l") for move in moves)
+    assert len(set(moves)) > 4
+
+
 def test_jikaida_search_tries_captures_first_the_most_valuable_victim_first():
     # Yellow's Chuktar c3 (queen slide, all inside Mortil: no front) can take Blue's Swod
     # c5 (1) up the file, Jiktar e5 (5) on the diagonal and Pallan a3 (12) along the rank.

@@ -80,7 +80,8 @@ async def test_a_whole_shax_game_against_the_bot_with_a_restart_while_it_is_to_m
         board = shown[-1]
         assert board.content == f"{w.alice.mention}, your turn.", board.content
         move = rng.choice(await legal(w.alice, board))
-        if human_moves == 12:
+        opponent = w.env.bot.opponent
+        if human_moves >= 12 and not restarted:
             # The process stops right after the human's move is committed and posted, before
             # the bot moves: this bot instance does not play.
             w.env.bot.opponent = None
@@ -90,9 +91,13 @@ async def test_a_whole_shax_game_against_the_bot_with_a_restart_while_it_is_to_m
         mine = new[0]
         assert version(mine) == version(board) + 1
         assert f"Last move: `{move}" in description(mine) or move.startswith("x")
+        thinking = mine.content.startswith(f"{idzeva.mention} is thinking")
+        if w.env.bot.opponent is None and not thinking:
+            # The human's mill (Alice removes next) or the end: stop on a later move.
+            w.env.bot.opponent = opponent
         if w.env.bot.opponent is None:
             # The bot is to move and nobody may move for it, not even its opponent.
-            assert new == [mine] and mine.content.startswith(f"{idzeva.mention} is thinking")
+            assert new == [mine]
             refused(await w.alice.slash(thread, "shax move", move="a1"), "It is", "turn")
             refused(await w.carol.slash(thread, "shax move", move="a1"), "not playing")
             refused(await w.carol.click(mine, label="Resign"), "not playing")
