@@ -315,6 +315,12 @@ HUNT = 0.3
 HUNT_TARGETS = 3
 
 
+def _hunted(counts: list[int], side: int) -> bool:
+    """Whether ``side``, with ``counts[s]`` pieces besides each side's King, is being hunted:
+    at most ``HUNT_TARGETS`` of them, and fewer than its opponent has."""
+    return counts[side] <= HUNT_TARGETS and counts[side] < counts[1 - side]
+
+
 def _hunt(game: Any) -> float:
     """For a side left with at most ``HUNT_TARGETS`` pieces besides its King, fewer than
     its opponent has (taking them all wins by Nikaida), the opponent's nearness to each:
@@ -325,10 +331,11 @@ def _hunt(game: Any) -> float:
     for s, v in enumerate(board):
         if v and v & 15 != K:
             pieces[v >> 4].append(s)
+    counts = [len(pieces[YELLOW]), len(pieces[BLUE])]
     near = 0
     for hunter, sign in ((YELLOW, 1), (BLUE, -1)):
         targets, hunters = pieces[1 - hunter], pieces[hunter]
-        if len(targets) > HUNT_TARGETS or len(hunters) <= len(targets):
+        if not _hunted(counts, 1 - hunter):
             continue
         for t in targets:
             near += sign * (far - min(dist[h * n + t] for h in hunters))
@@ -379,7 +386,7 @@ def _jikaida(game: Any, strong: int) -> float:
         margin += KING_TROPISM * _king_tropism(game) + HUNT * _hunt(game)
         # Not for a side being hunted (see ``_hunt``): checking its King over and over
         # kept normal from going after its last pieces.
-        hunted = others[game.turn] <= HUNT_TARGETS and others[game.turn] < others[1 - game.turn]
+        hunted = _hunted(others, game.turn)
         if game.outcome is None and not hunted and game.in_kaida(game.turn):
             margin += -1.5 if game.turn == YELLOW else 1.5
     if strong >= 2 and not game.pastang and game.outcome is None:
