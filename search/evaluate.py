@@ -325,7 +325,13 @@ def _hunt(game: Any) -> float:
     """For a side left with at most ``HUNT_TARGETS`` pieces besides its King, fewer than
     its opponent has (taking them all wins by Nikaida), the opponent's nearness to each:
     17 less the King-step distance from the nearest of the opponent's pieces other than
-    its King. Yellow's hunt less Blue's."""
+    its King, and 17 for each piece already taken below ``HUNT_TARGETS``. Yellow's hunt
+    less Blue's.
+
+    A piece taken counts as reached (distance 0), so that taking one is always worth more
+    than standing next to it: counted as gone, the nearness to the last Swod outweighed the
+    Swod itself, and normal's Hikdar followed a lone Swod down the board without taking
+    it until it promoted to a Pallan and mated normal's King."""
     board, n, dist, far = game.board, game.geo.n, game.geo.dist, game.geo.h - 1
     pieces: tuple[list[int], list[int]] = ([], [])
     for s, v in enumerate(board):
@@ -337,8 +343,10 @@ def _hunt(game: Any) -> float:
         targets, hunters = pieces[1 - hunter], pieces[hunter]
         if not _hunted(counts, 1 - hunter):
             continue
+        reached = far * (HUNT_TARGETS - len(targets))
         for t in targets:
-            near += sign * (far - min(dist[h * n + t] for h in hunters))
+            reached += far - min(dist[h * n + t] for h in hunters)
+        near += sign * reached
     return near
 
 

@@ -3,6 +3,7 @@ reproducible with a seed, cheap copies equal to JSON copies; and ``idzeva best``
 
 from __future__ import annotations
 
+import importlib
 import io
 import random
 
@@ -445,17 +446,36 @@ def test_normal_evaluation_of_poron_jikaida_brings_pieces_forward_and_hunts_the_
         pytest.approx(4 - 0.2 + 4 * 0.05)
     )
     # A Deldar c3 more (2; 15 steps from a18): Blue's last piece is hunted, the nearest
-    # hunter the Jiktar, 11 steps from l16: (17 - 11) x 0.3.
+    # hunter the Jiktar, 11 steps from l16: (17 - 11), and 17 for each of the two of the
+    # three hunted pieces already taken, x 0.3.
     hunt = jikaida_at({"l1": "YK", "a10": "YJ", "c3": "YD", "a18": "BK", "l16": "BS"})
-    assert swods(hunt) == pytest.approx(6 - 0.2 + (9 + 2) * 0.05 + 6 * 0.3)
+    assert swods(hunt) == pytest.approx(6 - 0.2 + (9 + 2) * 0.05 + (6 + 2 * 17) * 0.3)
     # The Jiktar on a12 checks a18 up the file (a12 touches the front it crosses); Blue, to
     # move and hunted, gets no Kaida term (-1.5): (17 - 6) + (17 - 15) King steps, the
     # Jiktar 11 from l16.
     check = jikaida_at({"l1": "YK", "a12": "YJ", "c3": "YD", "a18": "BK", "l16": "BS"}, "blue")
     assert check.in_kaida(1)
-    assert swods(check) == pytest.approx(6 - 0.2 + (11 + 2) * 0.05 + 6 * 0.3)
+    assert swods(check) == pytest.approx(6 - 0.2 + (11 + 2) * 0.05 + (6 + 2 * 17) * 0.3)
     # easy's plain evaluation: material only.
     assert margin(check, 0) / 0.12 == pytest.approx(6)
+
+
+def test_normal_takes_a_hunted_piece_it_stands_next_to():
+    # Blue has two Swods (l16, a12) against Yellow's Jiktar l15, Deldar c3 and Hikdar f4:
+    # hunted. The hunt in King steps: l16 is 1 from the Jiktar (17 - 1); a12 is 8 from the
+    # Hikdar (17 - 8; the Jiktar 11, the Deldar 9); the third hunted piece, already taken,
+    # counts 17: 16 + 9 + 17 = 42. Once l15xl16 is played a12 is still 8 from the Hikdar
+    # and two are taken: 9 + 2 x 17 = 43, so taking the Swod is worth more than standing
+    # next to it. (Counted as gone, l16's 16 steps outweighed the Swod itself: normal
+    # played f4-d6 at every seed, and once followed a last Swod down the board until it
+    # promoted and mated its King.)
+    hunt = importlib.import_module("search.evaluate")._hunt
+    pieces = {"l1": "YK", "c3": "YD", "f4": "YH", "a18": "BK", "a12": "BS"}
+    before = jikaida_at(pieces | {"l15": "YJ", "l16": "BS"})
+    after = jikaida_at(pieces | {"l16": "YJ"}, "blue")
+    assert (hunt(before), hunt(after)) == (42, 43)
+    for seed in range(4):
+        assert Search("normal", seed, clock=False).choose(before).move == "l15xl16", seed
 
 
 def test_wilson_interval_matches_hand_computed_values():
