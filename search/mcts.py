@@ -463,13 +463,17 @@ class Search:
         """Judge every move of the root where it lands (as a first visit would), and give
         the search only the ``keep`` best: with some 200 moves (Poron Jikaida) a search of
         a few hundred iterations otherwise spends them all on a visit or two of each, and
-        sees no further. Returns the moves judged (each counts as an iteration)."""
+        sees no further. A timed search past its deadline stops judging once it has
+        ``keep`` (on a loaded machine the 200 judgements alone could outlast normal's
+        time). Returns the moves judged (each counts as an iteration)."""
         mover = root_state.to_move
         mine = root_state.team_of(mover) == team0
         moves = root_state.legal_moves()
         self.rng.shuffle(moves)
         judged: list[tuple[float, str]] = []
         for move in moves:
+            if self.timed and len(judged) >= keep and time.perf_counter() > self.deadline:
+                break
             after = clone(root_state, keep_log=False)
             after.push(move)
             value = self._playout(after)

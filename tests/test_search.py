@@ -354,6 +354,20 @@ def test_normal_searches_the_twelve_poron_jikaida_moves_that_land_best():
     assert sum(child.visits for child in search.root.children.values()) >= 600 - len(legal)
 
 
+def test_a_timed_search_out_of_time_judges_only_the_moves_it_keeps():
+    # With no time at all normal still judges 12 of the 213 moves where they land (a
+    # move it can stand behind) but not the rest: on a loaded machine judging all of them
+    # alone could outlast its 0.9 s.
+    game = new_game("jikaida")
+    for move in "d3-g6 l16-l15 g1-l4 l17-l16".split():
+        game.push(move)
+    search = Search("normal", 5, seconds=0.0)
+    result = search.choose(game)
+    assert search.root is not None
+    assert result.iterations == 12 and len(search.root.children) == 12
+    assert result.move in search.root.children
+
+
 def test_easy_breaks_ties_at_random_not_by_the_moves_name():
     # From Poron Jikaida's start nothing can be captured: easy's moves all tie (material
     # only, one visit each). By name it always played an l-file move (the last names).
