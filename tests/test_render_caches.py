@@ -32,6 +32,7 @@ from render.common import (
     text_mask,
 )
 from render.jikaida import DARK_SQUARE, LIGHT_SQUARE, STYLES
+from tests.positions import random_walk
 
 
 def sized(cache_name: str, max_bytes: int, **kwargs) -> ByteCache[bytes]:
@@ -85,29 +86,11 @@ def test_a_one_off_status_line_is_not_cached_and_a_repeated_label_is():
     assert ("repeated label", 26, "lm", False) in TEXT_MASKS
 
 
-def random_positions(key: str, count: int, seed: int) -> list[games.Game]:
-    import random
-
-    rng = random.Random(seed)
-    out = []
-    game = games.new_game(key)
-    while len(out) < count:
-        if game.is_over:
-            game = games.new_game(key)
-        spec = game.dice_needed()
-        if spec is not None:
-            game.roll(tuple(rng.randint(1, spec.sides) for _ in range(spec.count)))
-            continue
-        game.push(rng.choice(game.legal_moves()))
-        out.append(game.copy())
-    return out
-
-
 def test_the_renderers_caches_stay_under_their_byte_bounds():
     """Many pictures with distinct status lines, of every game: each cache stays under
     its bound (the text masks' would pass it many times over if one-offs were kept)."""
     for key in games.GAMES:
-        for game in random_positions(key, 25, seed=3):
+        for game in random_walk(key, 25, seed=3):
             render_png(game)
     assert CACHES, "the renderers register their caches"
     for cache in CACHES:
@@ -170,7 +153,7 @@ def capture_canvases(monkeypatch) -> list[tuple[Image.Image, Image.Image]]:
 def test_the_fixed_palette_picture_matches_the_drawing(key: str, monkeypatch):
     """The start and a mid-game position: almost every pixel exact, none far off."""
     shown = capture_canvases(monkeypatch)
-    for game in (games.new_game(key), random_positions(key, 30, seed=5)[-1]):
+    for game in (games.new_game(key), random_walk(key, 30, seed=5)[-1]):
         render_png(game)
         exact, picture = shown.pop()
         diff = ImageChops.difference(exact, picture).convert("L")
@@ -205,7 +188,7 @@ def test_shrinking_only_the_drawn_tiles_gives_the_whole_shrink(key: str, monkeyp
         return png
 
     monkeypatch.setattr(common, "encode_png", checked)
-    for game in [games.new_game(key), *random_positions(key, 40, seed=9)[::8]]:
+    for game in [games.new_game(key), *random_walk(key, 40, seed=9)[::8]]:
         render_png(game)
     assert len(compared) == 6 and all(compared)
 
@@ -223,7 +206,7 @@ def test_pastes_made_at_the_final_size_give_the_same_picture(key: str, monkeypat
         "png",
         lambda paint, palette: held.append(len(paint.overlay.held)) or real_png(paint, palette),
     )
-    for game in [games.new_game(key), *random_positions(key, 40, seed=9)[::8]]:
+    for game in [games.new_game(key), *random_walk(key, 40, seed=9)[::8]]:
         render_png(game)
         exact, picture = shown.pop()
         whole = common.quantize(exact, key).convert("RGB")

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from PIL import Image, ImageChops
 
-import games
 import render.chebache as chebache
 import render.common as common
 from render import render_png
@@ -21,23 +18,7 @@ from render.common import (
     Painter,
     paste_sprite,
 )
-
-
-def positions(key: str, count: int, seed: int) -> list[games.Game]:
-    rng = random.Random(seed)
-    out: list[games.Game] = []
-    game = games.new_game(key)
-    while len(out) < count:
-        if game.is_over:
-            game = games.new_game(key)
-        spec = game.dice_needed()
-        if spec is not None:
-            game.roll(tuple(rng.randint(1, spec.sides) for _ in range(spec.count)))
-            continue
-        game.push(rng.choice(game.legal_moves()))
-        if rng.random() < 0.3:
-            out.append(game.copy())
-    return out
+from tests.positions import random_walk
 
 
 def drawn_directly(paint, key, at, reach, draw) -> None:
@@ -51,7 +32,7 @@ def test_pictures_through_sprites_equal_the_direct_drawing(key: str, monkeypatch
     every paste made on the canvas (``render/overlay.py`` makes some at the final size,
     tested in ``test_render_caches.py``)."""
     monkeypatch.setattr(common, "holdable", lambda image, mask: False)
-    shown = positions(key, 12, seed=21)
+    shown = random_walk(key, 12, seed=21, keep=0.3)
     hits = SPRITES.hits
     with_sprites = [render_png(game) for game in shown]
     assert SPRITES.hits > hits
