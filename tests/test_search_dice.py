@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from games import new_game
 from games.chebache import BLACK, WHITE, Chebache
 from games.sachidjun import Sachidjun
 from search import Search, evaluate
@@ -239,3 +240,44 @@ def test_the_turn_policy_hits_a_lone_piece_it_can_reach():
     game = Chebache.from_position({"S": "", 3: "1", 1: "1"}, {"S": "", 9: "1"}, dice=(6, 1))
     moves = Search("normal", seed=1).choose_turn(game)
     assert "3X9" in moves
+
+
+def test_sachidjun_seat_counts_only_name_who_moves_for_the_bot():
+    # 2, 3 (either pair) and 4 seats play the same roles in the same order: the seat count
+    # only says which seat moves each role. So for the bot they are one game: the same
+    # legal moves, the same evaluation, the same side to move, and with the same seed the
+    # same turn chosen. (Its arena matches in the four setups are one match, and their
+    # games may be pooled.)
+    import random
+
+    setups = [((), 2), ((), 3), (("tameg-pair",), 3), ((), 4)]
+    for seed in range(3):
+        rng = random.Random(seed)
+        tables = [new_game("sachidjun", variants, seats) for variants, seats in setups]
+        for ply in range(60):
+            first = tables[0]
+            if first.is_over:
+                break
+            spec = first.dice_needed()
+            if spec is not None:
+                dice = [rng.randint(1, spec.sides) for _ in range(spec.count)]
+                for game in tables:
+                    game.roll(dice)
+                continue
+            sides = {game.team_of(game.to_move) for game in tables}
+            assert sides == {first.team_of(first.to_move)}
+            assert all(game.legal_moves() == first.legal_moves() for game in tables)
+            for strong in (0, 1, 2):
+                assert len({evaluate(game, strong) for game in tables}) == 1
+            if ply % 15 == 0:
+                level = "hard" if (seed, ply) == (0, 30) else "normal"
+                turns = [Search(level, ply, clock=False).choose_turn(g) for g in tables]
+                assert all(turn == turns[0] for turn in turns), (seed, ply, turns)
+            move = rng.choice(first.legal_moves())
+            for game in tables:
+                game.push(move)
+        winners = {
+            frozenset(g.team_of(s) for s in g.outcome.winners) if g.outcome else None
+            for g in tables
+        }
+        assert len(winners) == 1
