@@ -156,10 +156,14 @@ def play_match(
 
 
 def reporter(tag: str) -> Callable[[int, Tally], None]:
-    """Prints each game's running tally to stderr (a long match shows it is alive)."""
+    """Prints each game's running tally to stderr (a long match shows it is alive), and
+    how A's last game ended."""
 
     def report(done: int, tally: Tally) -> None:
-        print(f"  {tag} game {done}: {tally.wins}-{tally.draws}-{tally.losses}", file=sys.stderr)
+        print(
+            f"  {tag} game {done}: {tally.wins}-{tally.draws}-{tally.losses}; A {tally.last}",
+            file=sys.stderr,
+        )
 
     return report
 

@@ -50,6 +50,8 @@ class Tally:
     plies: list[int] = field(default_factory=list)
     # how the games ended: the engine's reason, or PLY_LIMIT -> games
     endings: dict[str, int] = field(default_factory=dict)
+    # the last game: "won", "drew" or "lost" (for A), how it ended and at which ply
+    last: str = ""
 
     @property
     def games(self) -> int:
@@ -72,6 +74,7 @@ class Tally:
         self.plies.extend(other.plies)
         for reason, count in other.endings.items():
             self.endings[reason] = self.endings.get(reason, 0) + count
+        self.last = other.last or self.last
 
     def mean_time(self, player: str) -> float:
         times = self.times.get(player, [])
@@ -202,10 +205,14 @@ def arena(
         winners = {game.team_of(s) for s in game.outcome.winners}
         if not winners:
             tally.draws += 1
+            result = "drew"
         elif team_a in winners:
             tally.wins += 1
+            result = "won"
         else:
             tally.losses += 1
+            result = "lost"
+        tally.last = f"{result} ({ending}, ply {game.ply})"
         if progress:
             progress(tally.games, tally)
     return tally

@@ -512,6 +512,7 @@ def test_arena_names_the_games_stopped_at_its_ply_limit(monkeypatch):
     monkeypatch.setattr(arena_module, "MAX_PLIES", 6)  # no Poron Jikaida game ends in 6
     tally = arena(lambda: Jikaida(), "random", "random", 2, seed=1)
     assert tally.draws == 2 and tally.endings == {"ply limit": 2}
+    assert tally.last == "drew (ply limit, ply 6)"
 
 
 # ---- idzeva best -----------------------------------------------------------------------
