@@ -57,6 +57,10 @@ class Level:
     # Games where the search first judges every move of the root where it lands and then
     # searches only this many of the best (per ``budget_key``; see ``Search._widen``).
     candidates: dict[str, int] = field(default_factory=dict)
+    # Games where a node with n visits has at most ceil(w * sqrt(n + 1)) children
+    # (progressive widening; its untried moves in their order, captures first), and the
+    # exploration constant there (see ``Search._iterate``).
+    widening: dict[str, tuple[float, float]] = field(default_factory=dict)
     # Games where the level judges its own complete turns instead of UCT ("turn": every
     # way to play the roll, by the evaluation where the turn ends; see ``Search._turn``).
     policy: dict[str, str] = field(default_factory=dict)
@@ -69,6 +73,10 @@ class Level:
 
     def candidates_for(self, key: str) -> int:
         return self.candidates.get(key, 0)
+
+    def widening_for(self, key: str) -> tuple[float, float]:
+        """(w, exploration) where the level widens progressively, else (0, its constant)."""
+        return self.widening.get(key, (0.0, self.exploration))
 
     def policy_for(self, key: str) -> str:
         return self.policy.get(key, "uct")
@@ -129,19 +137,27 @@ LEVELS: dict[str, Level] = {
             "sachidjun": "turn",
         },
     ),
-    # hard: 5x normal's size (Poron Jikaida: 3,100 iterations fill its 4.5 s with the
-    # capture terms, which cost 1.4x a leaf there). In Chebache the size
+    # hard: 5x normal's size. In Poron Jikaida and Pastang it widens progressively with
+    # less exploration (see ``Level.widening``): with 0.7 and every answer tried once
+    # before any is tried again, the 24 root moves' ~120 visits each never got past the
+    # second ply, and the values were averages over the answers, not the best answer
+    # (the visits came out equal, 122 each, in an opening); in Pastang 5x normal's size
+    # did no better than normal (2-0-3). Widened, the principal line reaches 5-8 plies;
+    # each iteration then costs about 1.6x, so the sizes that fill its 4.5 s are 1,800
+    # and 15,000 (by time on Discord, by size in the arena). In Chebache the size
     # is what ``turn2`` needs to play the answering turns to their end: its best three
     # turns times 21 rolls, a full turn up to about 500 moves (p90) when a double gives
     # four; at 4,750 moves most answers were judged after their first die.
     "hard": Level(
         "hard",
         4.5,
-        {key: 5 * n for key, n in NORMAL_NODES.items()} | {"jikaida": 3100, "chebache": 40000},
+        {key: 5 * n for key, n in NORMAL_NODES.items()}
+        | {"jikaida": 1800, "pastang": 15000, "chebache": 40000},
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=2,
         ordered=True,
         candidates={"jikaida": 24},
+        widening={"jikaida": (1.0, 0.2), "pastang": (1.0, 0.2)},
         policy={
             "chebache": "turn2",
             "sachidjun": "turn2",
@@ -501,7 +517,7 @@ class Search:
 
     def _iterate(self, root: Node, state: Game, team0: int) -> None:
         rng = self.rng
-        c = self.level.exploration
+        widen, c = self.level.widening_for(budget_key(state))
         node = root
         path = [root]
         while state.outcome is None:
@@ -526,7 +542,9 @@ class Search:
                     order(state, node.untried)
             seat = state.to_move
             assert seat is not None
-            if node.untried:
+            if node.untried and (
+                not widen or len(node.children) < math.ceil(widen * math.sqrt(node.visits + 1))
+            ):
                 move = node.untried.pop()
                 state.push(move)
                 child = node.children[move] = Node()

@@ -3,8 +3,10 @@ reproducible with a seed, cheap copies equal to JSON copies; and ``idzeva best``
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import io
+import math
 import random
 
 import pytest
@@ -368,6 +370,37 @@ def test_a_timed_search_out_of_time_judges_only_the_moves_it_keeps():
     assert result.move in search.root.children
 
 
+def test_progressive_widening_bounds_each_nodes_children_and_searches_deeper():
+    # With widening w a node of n visits has at most ceil(w * sqrt(n + 1)) children, its
+    # untried moves taken in their order (captures first). Without it each of the 24 root
+    # moves must first try all ~200 answers once, and 800 iterations never get past
+    # the second ply.
+    game = new_game("jikaida")
+    for move in "d3-g6 l16-l15 g1-l4 l17-l16".split():
+        game.push(move)
+
+    def principal_depth(search: Search) -> int:
+        node, depth = search.root, 0
+        while node is not None and node.children:
+            node = max(node.children.values(), key=lambda child: child.visits)
+            depth += 1
+        return depth
+
+    plain = dataclasses.replace(LEVELS["hard"], widening={})
+    widened = dataclasses.replace(LEVELS["hard"], widening={"jikaida": (1.0, 0.2)})
+    flat = Search(plain, 3, iterations=800, clock=False)
+    flat.choose(game)
+    deep = Search(widened, 3, iterations=800, clock=False)
+    deep.choose(game)
+    assert principal_depth(flat) == 2 and principal_depth(deep) >= 4
+
+    stack = [child for child in deep.root.children.values()]
+    while stack:
+        node = stack.pop()
+        assert len(node.children) <= math.ceil(math.sqrt(node.visits + 1))
+        stack.extend(node.children.values())
+
+
 def test_easy_breaks_ties_at_random_not_by_the_moves_name():
     # From Poron Jikaida's start nothing can be captured: easy's moves all tie (material
     # only, one visit each). By name it always played an l-file move (the last names).
@@ -719,11 +752,11 @@ def test_make_arena_marks_each_target_and_writes_the_readme_row():
 
 
 def test_a_level_off_the_clock_searches_exactly_its_size_for_the_game():
-    from search.mcts import LEVELS, NORMAL_NODES, budget_key
+    from search.mcts import LEVELS, budget_key
 
     pastang = Jikaida(["pastang"])
     assert budget_key(pastang) == "pastang" and budget_key(Jikaida()) == "jikaida"
-    assert LEVELS["hard"].nodes_for("pastang") == 5 * NORMAL_NODES["pastang"]
+    assert LEVELS["hard"].nodes_for("pastang") != LEVELS["hard"].nodes_for("jikaida")
     game = random_position(("shax", (), 2), seed=4, plies=10)  # placing: 14 moves
     with pytest.MonkeyPatch.context() as patch:
         from search import mcts
