@@ -143,8 +143,9 @@ LEVELS: dict[str, Level] = {
     # second ply, and the values were averages over the answers, not the best answer
     # (the visits came out equal, 122 each, in an opening); in Pastang 5x normal's size
     # did no better than normal (2-0-3). Widened, the principal line reaches 5-8 plies;
-    # each iteration then costs about 1.6x, so the sizes that fill its 4.5 s are 1,800
-    # and 15,000 (by time on Discord, by size in the arena). In Chebache the size
+    # each iteration then costs about 1.6x, so its sizes there are 1,800 and 15,000 (on
+    # the quiet machine p50 4.2 s and 5.4 s a move, max 4.8 s and 6.1 s over 8 positions;
+    # the clock holds it to 4.5 s on Discord, the arena plays by size). In Chebache the size
     # is what ``turn2`` needs to play the answering turns to their end: its best three
     # turns times 21 rolls, a full turn up to about 500 moves (p90) when a double gives
     # four; at 4,750 moves most answers were judged after their first die.
