@@ -219,12 +219,18 @@ class Game(ABC):
     def push(self, text: str) -> str:
         """Play a move (any accepted spelling); returns its canonical form."""
         move = self.parse_move(text)
+        self.push_legal(move)
+        return move
+
+    def push_legal(self, move: str) -> None:
+        """Play ``move``, a canonical move taken from ``legal_moves()`` of this very
+        position, without checking it again: the search's fast path (in Tchela checking a
+        move sows every hole once more). Anything a player sends goes through ``push``."""
         seat = self.to_move
         assert seat is not None
         self._apply(move)
         self.log.append(LogEntry(seat, move=move))
         self._legal_cache = None
-        return move
 
     def push_line(self, text: str) -> list[str]:
         """Play what a player typed: one move, or (where the game allows) several separated by

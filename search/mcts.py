@@ -296,7 +296,7 @@ class Search:
                     return False
                 budget[0] -= 1
                 after = clone(position)
-                after.push(move)
+                after.push_legal(move)
                 if after.outcome is not None:
                     if team in {after.team_of(s) for s in after.outcome.winners} and (
                         after.outcome.score[seat] >= max(after.outcome.score)
@@ -312,7 +312,7 @@ class Search:
             if budget[0] <= 0 or (self.timed and time.perf_counter() > stop):
                 break
             after = clone(game)
-            after.push(move)
+            after.push_legal(move)
             budget[0] -= 1
             if after.outcome is not None:
                 if team in {after.team_of(s) for s in after.outcome.winners}:
@@ -395,7 +395,7 @@ class Search:
                         out_of_budget = True
                         break
                     after = clone(position, keep_log=False)
-                    after.push(move)
+                    after.push_legal(move)
                     count += 1
                     item = (value(after), [*line, move], after)
                     if after.to_move != seat or after.dice_needed() is not None:
@@ -492,7 +492,7 @@ class Search:
             if self.timed and len(judged) >= keep and time.perf_counter() > self.deadline:
                 break
             after = clone(root_state, keep_log=False)
-            after.push(move)
+            after.push_legal(move)
             value = self._playout(after)
             judged.append((value if mine else 1.0 - value, move))
         judged.sort(key=lambda item: -item[0])
@@ -547,7 +547,7 @@ class Search:
                 not widen or len(node.children) < math.ceil(widen * math.sqrt(node.visits + 1))
             ):
                 move = node.untried.pop()
-                state.push(move)
+                state.push_legal(move)
                 child = node.children[move] = Node()
                 path.append(child)
                 break
@@ -565,7 +565,7 @@ class Search:
                 score = mean + c * math.sqrt(log_n / child.visits)
                 if score > best_score:
                     best_score, best_move, best_child = score, move, child
-            state.push(best_move)
+            state.push_legal(best_move)
             node = best_child
             path.append(node)
         value = self._playout(state)
@@ -582,7 +582,7 @@ class Search:
                 state.roll([rng.randint(1, spec.sides) for _ in range(spec.count)])
                 continue
             moves = state.legal_moves()
-            state.push(moves[rng.randrange(len(moves))])
+            state.push_legal(moves[rng.randrange(len(moves))])
             plies -= 1
         if state.outcome is not None:
             return terminal_value(state)

@@ -234,6 +234,8 @@ def test_a_sachidjun_capture_of_the_last_piece_is_played(seats):
 @settings(max_examples=15, deadline=None)
 @given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10_000), plies=st.integers(0, 80))
 def test_cheap_copies_play_on_like_json_copies_and_leave_the_original(setup, seed, plies):
+    """The search's own path (``clone``, then ``push_legal`` with no second check) leaves
+    every position exactly as a JSON copy played with the checked ``push`` does."""
     game = random_position(setup, seed, plies)
     before = game.to_json()
     twin, reference = clone(game), game.copy()
@@ -247,7 +249,7 @@ def test_cheap_copies_play_on_like_json_copies_and_leave_the_original(setup, see
         if twin.is_over:
             break
         move = rng.choice(twin.legal_moves())
-        twin.push(move)
+        twin.push_legal(move)
         reference.push(move)
     assert twin.to_dict() == reference.to_dict()
     assert game.to_json() == before
