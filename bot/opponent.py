@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Any
 
 from games import load_game
-from search import DEFAULT_LEVEL, LEVELS, bot_turn
+from search import DEFAULT_LEVEL, LEVELS, bot_turn, share_of
 
 from .jobs import Outbox
 from .service import BoardView, GameService, ServiceError, StaleBoard
@@ -48,6 +48,19 @@ ATTEMPTS = 3
 # How long a process holds the bot's turn while it searches: far above a search (hard: about
 # 5 s), short enough that a turn left by a dead process is played within a few minutes.
 TURN_LEASE = 120.0
+
+
+# A draw offered to the bot: in a rated game it accepts only where its side is clearly
+# behind by its evaluation (its share of the points below this); an even position is
+# played on, so that an offer on move 1 does not take half a point from a stronger player.
+RATED_DRAW_BELOW = 0.35
+
+
+def draw_accepted(share: float, *, rated: bool) -> bool:
+    """Whether the bot accepts a draw where its evaluation gives its side ``share`` of the
+    points (0.5 even): in a friendly game when it is not ahead, as a friend would; in a
+    rated one only when it is clearly behind."""
+    return share < RATED_DRAW_BELOW if rated else share <= 0.5
 
 
 def turn_key(game_id: int, version: int) -> str:
@@ -183,8 +196,10 @@ class Opponent:
         return None
 
     async def answer_draw(self, game_id: int, guild_id: int, offerer_id: int) -> BoardView | None:
-        """A draw offered to the bot's side: it declines (it plays on) when only its own seats
-        may answer; a person of its side answers for themselves (None: nothing done)."""
+        """A draw offered to the bot's side, answered when only its own seats may answer (a
+        person of its side answers for themselves: None, nothing done). Its evaluation of
+        the position says (``draw_accepted``): the board after its answer, finished when
+        it accepted; None when no offer stands any more."""
         svc = self.service
         board = await svc.board(game_id, guild_id, with_image=False)
         if board.finished or offerer_id not in board.players or not board.bot_levels:
@@ -195,8 +210,12 @@ class Opponent:
         answering = {user for seat, user in enumerate(board.players) if game.team_of(seat) != side}
         if answering != {self.user_id}:
             return None
+        mine = next(seat for seat, user in enumerate(board.players) if user == self.user_id)
+        share = await self.workers.run(share_of, saved, mine, self.level(board))
+        row = await svc._game_row(game_id, guild_id)
+        accept = draw_accepted(share, rated=row.options.get("rated", True) is not False)
         try:
-            return await svc.answer_draw(game_id, self.user_id, False, guild_id=guild_id)
+            return await svc.answer_draw(game_id, self.user_id, accept, guild_id=guild_id)
         except ServiceError:  # no offer standing any more (a move cleared it meanwhile)
             return None
 

@@ -140,21 +140,27 @@ def board_key(board: BoardView) -> tuple[int, int]:
 async def answer_draw(
     bot: IdzevaBot, board: BoardView, offerer_id: int, offer: discord.Message | None
 ) -> None:
-    """A draw offered to the bot's side: it declines at once where it alone answers."""
+    """A draw offered to the bot's side: it answers at once where it alone answers
+    (bot/opponent.py says how); an accepted draw posts the final board."""
     opponent = bot.opponent
     if opponent is None:
         return
-    declined = await opponent.answer_draw(board.game_id, board.guild_id, offerer_id)
-    if declined is None:
+    answered = await opponent.answer_draw(board.game_id, board.guild_id, offerer_id)
+    if answered is None:
         return
+    verdict = "accepted" if answered.finished else "declined"
+    reason = "" if answered.finished else ": it plays on"
     if offer is not None:
         with contextlib.suppress(discord.HTTPException):
             await offer.edit(
-                content=f"Draw offer declined by <@{opponent.user_id}>: it plays on.",
+                content=f"Draw offer {verdict} by <@{opponent.user_id}>{reason}.",
                 view=None,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-    await refresh_board(bot, declined)
+    if answered.finished:
+        await post_bot_board(bot, answered)
+    else:
+        await refresh_board(bot, answered)
 
 
 RATED_NO_TAKEBACK = "a rated game (challenge the bot with rated:False to take moves back)"

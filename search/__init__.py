@@ -7,7 +7,16 @@
 from __future__ import annotations
 
 from .evaluate import evaluate
-from .mcts import DEFAULT_LEVEL, LEVELS, Level, Search, SearchResult, best_move, bot_turn
+from .mcts import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    Level,
+    Search,
+    SearchResult,
+    best_move,
+    bot_turn,
+    share_of,
+)
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -18,4 +27,5 @@ __all__ = [
     "best_move",
     "bot_turn",
     "evaluate",
+    "share_of",
 ]

@@ -628,3 +628,14 @@ def bot_turn(
     from games import load_game
 
     return Search(level, seed, iterations).choose_turn(load_game(saved))
+
+
+def share_of(saved: str, seat: int, level: str = DEFAULT_LEVEL) -> float:
+    """The share of the points ``seat``'s team may expect in a saved game, by the level's
+    evaluation of the position as it stands (its result once the game is over): 0.5 is
+    even. A top-level function over plain values, for a worker process."""
+    from games import load_game
+
+    game = load_game(saved)
+    value = evaluate(game, LEVELS[level].strong)
+    return value if game.team_of(seat) == game.team_of(0) else 1.0 - value

@@ -20,7 +20,7 @@ from games.jikaida import Jikaida, P
 from games.sachidjun import Sachidjun
 from games.shax import Shax
 from games.tchela import Tchela
-from search import Search, best_move, evaluate
+from search import Search, best_move, evaluate, share_of
 from search.arena import SETUPS, arena, wilson
 from search.evaluate import EXPANSION_ORDERS, margin
 from search.fastcopy import clone
@@ -226,6 +226,17 @@ def test_a_sachidjun_capture_of_the_last_piece_is_played(seats):
     game.push(best_move(game, "easy", seed=5, iterations=5))
     assert game.outcome is not None
     assert set(game.outcome.winners) == set(game.seats_of_side(0))
+
+
+def test_share_of_reads_the_position_for_the_seats_team():
+    # White (seat 0) is a piece up (4 to 3), threatens a mill (a1 a4, and d7 can step to
+    # a7; Black's g1 g4 has nothing that reaches g7), and has 8 steps to Black's 5: margin
+    # (1 + 0.4 * 1 + 0.05 * 3) * 0.8 = 1.24, share 0.05 + 0.9 / (1 + e^-1.24) = 0.748.
+    saved = shax_mill_position().to_json()
+    assert share_of(saved, 0, "normal") == pytest.approx(0.748, abs=0.001)
+    assert share_of(saved, 1, "normal") == pytest.approx(0.252, abs=0.001)
+    # easy's plain evaluation: material alone, 0.8, share 0.05 + 0.9 / (1 + e^-0.8) = 0.671.
+    assert share_of(saved, 0, "easy") == pytest.approx(0.671, abs=0.001)
 
 
 # ---- pieces of the search ------------------------------------------------------------

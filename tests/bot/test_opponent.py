@@ -15,7 +15,7 @@ import os
 import pytest
 
 from bot.config import Settings
-from bot.opponent import Opponent
+from bot.opponent import Opponent, draw_accepted
 from bot.service import BoardView, ChallengeView, GameService, NotAllowed, ServiceError
 from bot.storage import open_store
 from bot.store import decode_state
@@ -485,8 +485,21 @@ async def test_a_move_for_a_finished_game_is_refused(service):
         )
 
 
-async def test_the_bot_declines_a_draw_where_it_alone_answers(service, opponent, store):
-    board = await bot_game(service)
+@pytest.mark.parametrize(
+    "share, rated, accepted",
+    [(0.5, True, False), (0.36, True, False), (0.34, True, True), (0.1, True, True)]
+    + [(0.51, False, False), (0.5, False, True), (0.2, False, True)],
+)
+def test_the_bot_takes_a_draw_when_behind_and_in_a_friendly_game_when_not_ahead(
+    share, rated, accepted
+):
+    assert draw_accepted(share, rated=rated) is accepted
+
+
+async def test_in_a_rated_game_the_bot_declines_a_draw_in_an_even_position(
+    service, opponent, store
+):
+    board = await bot_game(service)  # the start: even, 0.5
     offered = await service.offer_draw(board.game_id, ALICE, guild_id=GUILD)
     assert (await store.get_game(board.game_id)).draw_offer_seat == 0
     declined = await opponent.answer_draw(board.game_id, GUILD, ALICE)
@@ -495,6 +508,34 @@ async def test_the_bot_declines_a_draw_where_it_alone_answers(service, opponent,
     assert not declined.finished
     # No offer standing: nothing to answer.
     assert await opponent.answer_draw(board.game_id, GUILD, ALICE) is None
+
+
+async def test_in_a_friendly_game_the_bot_accepts_a_draw_in_an_even_position(
+    service, opponent, store
+):
+    board = await bot_game(service, options={"rated": False})
+    await service.offer_draw(board.game_id, ALICE, guild_id=GUILD)
+    accepted = await opponent.answer_draw(board.game_id, GUILD, ALICE)
+    assert accepted is not None and accepted.finished
+    outcome = load_game((await store.get_game(board.game_id)).state).outcome
+    assert outcome is not None and outcome.winners == () and "agreed" in outcome.reason
+
+
+async def test_in_a_rated_game_the_bot_accepts_a_draw_where_it_is_clearly_behind(
+    service, opponent, store, monkeypatch
+):
+    judged = []
+
+    def behind(saved: str, seat: int, level: str) -> float:
+        judged.append((seat, level))
+        return 0.3
+
+    monkeypatch.setattr("bot.opponent.share_of", behind)
+    board = await bot_game(service, first="them", options={"level": "hard"})
+    await service.offer_draw(board.game_id, ALICE, guild_id=GUILD)
+    accepted = await opponent.answer_draw(board.game_id, GUILD, ALICE)
+    assert accepted is not None and accepted.finished
+    assert judged == [(0, "hard")]  # its own seat, at its level
 
 
 async def test_a_person_of_the_bots_side_answers_for_themselves(service, opponent, store, roller):

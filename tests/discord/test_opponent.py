@@ -222,3 +222,21 @@ async def test_the_bot_declines_a_draw_offer_at_once(world):
     latest = current(thread, board)
     assert labels(latest) == BOARD_BUTTONS
     refused(await w.alice.click(latest, label="Legal moves"), "Legal moves (")
+
+
+async def test_in_a_friendly_game_the_bot_accepts_a_draw_in_an_even_position(world):
+    w = world
+    idzeva = the_bot(w)
+    result = await w.alice.slash(
+        w.channel, "tchela challenge", opponent=idzeva, first="me", rated=False
+    )
+    thread = thread_of(w, result.response)
+    [board] = [m for m in thread.history() if m.embeds]
+    await w.alice.click(board, label="Offer draw")
+    [offer] = [m for m in thread.history() if m.content.startswith("Draw offer")]
+    assert offer.content == f"Draw offer accepted by {idzeva.mention}."
+    assert labels(offer) == []
+    # The final board follows in the game's thread, and the old one has no buttons left.
+    final = thread.history()[-1]
+    assert final.content == "Game over: Draw: agreed by both players"
+    assert final.embeds and labels(current(thread, board)) == []
