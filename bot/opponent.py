@@ -210,7 +210,7 @@ class Opponent:
         answering = {user for seat, user in enumerate(board.players) if game.team_of(seat) != side}
         if answering != {self.user_id}:
             return None
-        mine = next(seat for seat, user in enumerate(board.players) if user == self.user_id)
+        mine = next(seat for seat in range(game.seats) if game.team_of(seat) != side)
         share = await self.workers.run(share_of, saved, mine, self.level(board))
         row = await svc._game_row(game_id, guild_id)
         accept = draw_accepted(share, rated=row.options.get("rated", True) is not False)
