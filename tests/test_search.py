@@ -239,6 +239,23 @@ def test_share_of_reads_the_position_for_the_seats_team():
     assert share_of(saved, 0, "easy") == pytest.approx(0.671, abs=0.001)
 
 
+@settings(max_examples=20, deadline=None)
+@given(
+    setup=st.sampled_from(SETUPS),
+    seed=st.integers(0, 10_000),
+    plies=st.integers(0, 150),
+    level=st.sampled_from(["easy", "normal", "hard"]),
+)
+def test_the_two_sides_shares_of_any_position_add_up_to_one(setup, seed, plies, level):
+    # Any position a draw offer to the bot may meet: in play, mid-turn, or over.
+    game = random_position(setup, seed, plies)
+    saved = game.to_json()
+    other = next(s for s in range(game.seats) if game.team_of(s) != game.team_of(0))
+    ours, theirs = share_of(saved, 0, level), share_of(saved, other, level)
+    assert 0.0 <= ours <= 1.0 and ours + theirs == pytest.approx(1.0)
+    assert game.to_json() == saved
+
+
 # ---- pieces of the search ------------------------------------------------------------
 
 
