@@ -145,7 +145,8 @@ LEVELS: dict[str, Level] = {
     # did no better than normal (2-0-3). Widened, the principal line reaches 5-8 plies;
     # each iteration then costs about 1.6x, so its sizes there are 1,800 and 15,000 (on
     # the quiet machine p50 4.2 s and 5.4 s a move, max 4.8 s and 6.1 s over 8 positions;
-    # the clock holds it to 4.5 s on Discord, the arena plays by size). In Chebache the size
+    # since ``push_legal``, p50 3.6 s and 4.2 s of CPU, max 4.3 s and 5.1 s; the clock holds
+    # it to 4.5 s on Discord, the arena plays by size). In Chebache the size
     # is what ``turn2`` needs to play the answering turns to their end: its best three
     # turns times 21 rolls, a full turn up to about 500 moves (p90) when a double gives
     # four; at 4,750 moves most answers were judged after their first die.
