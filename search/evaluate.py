@@ -1,4 +1,5 @@
-"""Per-game evaluation of positions, for playouts cut off before the game ends.
+"""Per-game evaluation of positions, for playouts cut off before the game ends (and the
+per-game hints a level's playouts may take: tactics, an opening stage to play out).
 
 ``evaluate(game, strong)`` is the expected share of the points for the team of seat 0,
 between 0 and 1, read from public engine state only. Each game's function returns a margin
@@ -18,7 +19,7 @@ from games import Game
 from games.chebache import CROSS_NUMBER, FINISH, KINGS, PATHS, START, TIVITS
 from games.jikaida import BLUE, KA, PK, YELLOW, C, D, H, J, K, P, S
 from games.sachidjun import ENTRY, RING, TAMEG, VERADI
-from games.shax import ADJACENT, MILLS
+from games.shax import ADJACENT, MILLS, MILLS_THROUGH
 
 # ---- Shax ----------------------------------------------------------------------------
 
@@ -52,6 +53,44 @@ def _shax(game: Any, strong: bool) -> float:
         mobility = len(game.steps(0)) - len(game.steps(1))
         margin += 0.05 * mobility
     return margin * 0.8
+
+
+def _shax_tactics(game: Any, moves: list[str], rng: Any) -> str | None:
+    """A playout's move where Shax's tactics leave no real choice, else None (a random
+    move). In placement before the first mill (whose maker removes first, Black when
+    nobody makes one; the first to remove won 15 of 16 traced games between hard and
+    normal): complete a line of two with its third point empty, else block the opponent's.
+    In movement: a step that makes a mill. Random playouts did neither, so the first-mill
+    race looked like a coin toss."""
+    board, mover = game.board, game.to_move
+    if game.stage == "placement":
+        if game.first_mill is not None:
+            return None
+        wins, blocks = [], []
+        for line in MILLS:
+            empty = [p for p in line if p not in board]
+            if len(empty) != 1:
+                continue
+            owners = {board[p] for p in line if p in board}
+            if owners == {mover}:
+                wins.append(empty[0])
+            elif len(owners) == 1:
+                blocks.append(empty[0])
+        chosen = wins or blocks
+        return chosen[rng.randrange(len(chosen))] if chosen else None
+    if game.stage == "movement" and mover == game.nominal:
+        mills = [move for move in moves if _shax_step_mills(board, mover, *move.split("-"))]
+        return mills[rng.randrange(len(mills))] if mills else None
+    return None
+
+
+def _shax_step_mills(board: dict[str, int], seat: int, origin: str, target: str) -> bool:
+    """Whether ``seat``'s step from ``origin`` to ``target`` makes a mill (on a line
+    through ``target`` that ``origin`` is not on)."""
+    return any(
+        origin not in line and all(q == target or board.get(q) == seat for q in line)
+        for line in MILLS_THROUGH[target]
+    )
 
 
 # ---- Tchela --------------------------------------------------------------------------
@@ -430,6 +469,21 @@ def _jikaida_capture_order(game: Any, moves: list[str]) -> None:
 # Games whose search expands captures first (per node, a stable sort of the shuffled moves).
 EXPANSION_ORDERS: dict[str, Callable[[Any, list[str]], None]] = {
     "jikaida": _jikaida_capture_order,
+}
+
+
+# Games with an opening stage whose end the evaluation cannot see coming (Shax's placement:
+# until the board is full nothing but the first mill is known), per game a test of whether
+# a position is in it.
+OPENING_STAGE: dict[str, Callable[[Any], bool]] = {
+    "shax": lambda game: game.stage == "placement",
+}
+
+
+# Games whose playouts (at the levels that ask for it, ``Level.tactical``) play a
+# forced-looking move where the game's tactics give one, instead of a random move.
+PLAYOUT_TACTICS: dict[str, Callable[[Any, list[str], Any], str | None]] = {
+    "shax": _shax_tactics,
 }
 
 

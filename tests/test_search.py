@@ -813,3 +813,54 @@ def test_arena_players_search_the_size_they_are_given():
     picks = {tuple(chooser("hard", seed, iterations=1)(game)) for seed in range(12)}
     # One iteration expands one random child: over 12 seeds several different moves.
     assert len(picks) > 1
+
+
+def test_hard_plays_shax_placement_out_in_its_playouts(monkeypatch):
+    # Until the board is full the Shax evaluation knows only the first mill, so hard's
+    # playouts place every piece left before counting their plies: from the empty board a
+    # playout of 2 counted plies ends at ply 26 (24 placements, the removal, one more),
+    # where one without it ends at ply 2, mid-placement.
+    import search.mcts as mcts
+
+    ends: list[int] = []
+
+    def recording(game: Game, strong: int = True) -> float:
+        ends.append(game.ply)
+        return 0.5
+
+    monkeypatch.setattr(mcts, "evaluate", recording)
+    for through, expected in ((frozenset({"shax"}), 26), (frozenset(), 2)):
+        level = dataclasses.replace(LEVELS["hard"], playout={"default": 2}, through_opening=through)
+        ends.clear()
+        Search(level, 1, clock=False)._playout(new_game("shax"))
+        assert ends == [expected]
+    assert LEVELS["hard"].through_opening == {"shax"}
+    assert not LEVELS["normal"].through_opening
+
+
+@pytest.mark.parametrize(
+    ("placed", "expected"),
+    [
+        (["a1", "g1", "a4", "g4"], "a7"),  # White's own a1-a4 line first, not Black's g7
+        (["a1", "g1", "d2", "g4"], "g7"),  # nothing of its own: block Black's g1-g4
+        (["a1", "g1", "a4", "g4", "a7"], None),  # the first mill is made: placement is free
+        (["a1", "d2"], None),  # no line of two yet
+    ],
+)
+def test_shax_playout_tactics_take_or_block_the_first_mill(placed, expected):
+    from search.evaluate import PLAYOUT_TACTICS
+
+    game = new_game("shax")
+    for point in placed:
+        game.push(point)
+    for seed in range(5):
+        assert PLAYOUT_TACTICS["shax"](game, game.legal_moves(), random.Random(seed)) == expected
+
+
+def test_shax_playout_tactics_step_into_a_mill():
+    from search.evaluate import PLAYOUT_TACTICS
+
+    game = shax_mill_position()  # only d7-a7 closes a line (a4-a7 leaves a1-a4-a7)
+    tactic = PLAYOUT_TACTICS["shax"](game, game.legal_moves(), random.Random(1))
+    assert tactic == "d7-a7"
+    assert LEVELS["hard"].tactical == {"shax"} and not LEVELS["normal"].tactical
