@@ -15,8 +15,10 @@ where the evaluation replaces the result.
 In the dice games ``normal`` and ``hard`` use another policy of the same search (per level
 and game, ``Level.policy``): ``turn`` plays every way of using its own roll and judges each
 complete turn by the evaluation where it ends (a roll is then due); ``turn2`` also judges
-its best three turns by the opponent's answer to every roll. Both stay within the level's
-search size (moves played) and time.
+its best three turns by the opponent's answer to every roll; ``rollout`` plays its best
+few turns on for two more turns (each side's best turn by the evaluation) on the same
+dice, and keeps the one that ends best on average. All stay within the level's search size
+(moves played) and time.
 """
 
 from __future__ import annotations
@@ -153,10 +155,11 @@ LEVELS: dict[str, Level] = {
     # each iteration then costs about 1.6x, so its sizes there are 1,800 and 15,000 (on
     # the quiet machine p50 4.2 s and 5.4 s a move, max 4.8 s and 6.1 s over 8 positions;
     # since ``push_legal``, p50 3.6 s and 4.2 s of CPU, max 4.3 s and 5.1 s; the clock holds
-    # it to 4.5 s on Discord, the arena plays by size). In Chebache the size
-    # is what ``turn2`` needs to play the answering turns to their end: its best three
-    # turns times 21 rolls, a full turn up to about 500 moves (p90) when a double gives
-    # four; at 4,750 moves most answers were judged after their first die.
+    # it to 4.5 s on Discord, the arena plays by size). In Chebache ``turn2`` (one ply
+    # more on normal's evaluation, every answer played to its end, which the size of
+    # 40,000 moves was for) was no stronger than normal: 83-2-68 in 153 games. Its
+    # ``rollout`` policy sees its own next turn too (escaping, hitting back, jumping), on
+    # 21 rollouts per candidate turn; it uses a fraction of the size.
     # In Shax the first mill decides (its maker removes first, Black when nobody makes
     # one; the first to remove won 15 of 16 traced games of hard against normal), and its
     # race is placement tactics that random playouts lose in noise: hard's playouts take
@@ -176,7 +179,7 @@ LEVELS: dict[str, Level] = {
         candidates={"jikaida": 24},
         widening={"jikaida": (1.0, 0.2), "pastang": (1.0, 0.2)},
         policy={
-            "chebache": "turn2",
+            "chebache": "rollout",
             "sachidjun": "turn2",
         },
         tactical=frozenset({"shax"}),
@@ -190,6 +193,17 @@ WIN_CHECK_NODES = 400
 SETTLED_EVERY = 32
 # The ``turn2`` policy judges this many of its best turns by the answer they leave.
 TURN2_CANDIDATES = 3
+# The ``rollout`` policy: how many of its best turns it plays on (those within
+# ROLLOUT_MARGIN of the best by the evaluation), how many turns each rollout plays, the size
+# of each of their turn searches, and the most rollouts per candidate.
+ROLLOUT_CANDIDATES = 4
+ROLLOUT_MARGIN = 0.2
+ROLLOUT_TURNS = 2
+ROLLOUT_TURN_SIZE = 100
+# Each rollout's first roll: every roll once (a non-double counts twice), the most likely first.
+FIRST_ROLLS = sorted(
+    ((a, b) for a in range(1, 7) for b in range(a, 7)), key=lambda roll: roll[0] == roll[1]
+)
 # choose_turn follows the tree to the next move of the same turn when it has this many visits.
 THIN = 30
 
@@ -256,7 +270,7 @@ class Search:
         win = self.winning_move(root_state)
         if win is not None:
             return SearchResult(win, 0, time.perf_counter() - started, "wins now")
-        if self.level.policy_for(budget_key(game)) in ("turn", "turn2"):
+        if self.level.policy_for(budget_key(game)) in ("turn", "turn2", "rollout"):
             move, iterations, self.root = self._turn(root_state)
         else:
             move, iterations, self.root = self._search(root_state, started)
@@ -356,6 +370,9 @@ class Search:
         finals, count, _complete = self._turns(root_state, share)
         finals.sort(key=lambda item: -item[0])
         best_line = finals[0][1]
+        if policy == "rollout" and len(finals) > 1:
+            best_line, spent = self._rollouts(root_state, finals, self.cap - count)
+            count += spent
         if policy == "turn2" and len(finals) > 1:
             team = root_state.team_of(seat)
             candidates = finals[:TURN2_CANDIDATES]
@@ -381,7 +398,7 @@ class Search:
         return best_line[0], count, root
 
     def _turns(
-        self, root_state: Game, cap: int
+        self, root_state: Game, cap: int, timed: bool = True
     ) -> tuple[list[tuple[float, list[str], Game]], int, bool]:
         """Every complete turn of the mover from ``root_state`` (breadth first, positions
         reached twice kept once, at most ``cap`` moves played; when a depth has more
@@ -399,6 +416,7 @@ class Search:
             return v if mine else 1.0 - v
 
         beam = max(6, cap // 40)
+        deadline = self.deadline if timed else math.inf
         frontier: list[tuple[Game, list[str]]] = [(root_state, [])]
         finals: list[tuple[float, list[str], Game]] = []
         count = 0
@@ -407,9 +425,7 @@ class Search:
             out_of_budget = False
             for position, line in frontier:
                 for move in position.legal_moves():
-                    if (finals or reached) and (
-                        count >= cap or time.perf_counter() > self.deadline
-                    ):
+                    if (finals or reached) and (count >= cap or time.perf_counter() > deadline):
                         out_of_budget = True
                         break
                     after = clone(position, keep_log=False)
@@ -422,12 +438,72 @@ class Search:
                     key = position_key(after)
                     if key not in reached:
                         reached[key] = item
-            if out_of_budget or (reached and (count >= cap or time.perf_counter() > self.deadline)):
+            if out_of_budget or (reached and (count >= cap or time.perf_counter() > deadline)):
                 finals.extend(reached.values())
                 return finals, count, False
             kept = sorted(reached.values(), key=lambda item: -item[0])[:beam]
             frontier = [(after, line) for _v, line, after in kept]
         return finals, count, True
+
+    def _rollouts(
+        self, root_state: Game, finals: list[tuple[float, list[str], Game]], budget: int
+    ) -> tuple[list[str], int]:
+        """The line of the best of the mover's few best turns (``finals``, best first; those
+        within ``ROLLOUT_MARGIN`` of the best) by short rollouts: from each, ``ROLLOUT_TURNS``
+        turns more, every side playing its best turn by the evaluation (a small ``turn``
+        search), then the evaluation. Every candidate gets the same dice (common random
+        numbers): the first roll takes each of the 21 rolls once (a non-double counts
+        twice), the later rolls come from one seed per first roll. A round (one first roll,
+        every candidate) is never cut: the rounds stop when the budget (moves played) or
+        the time runs out. Returns the line and the moves played."""
+        team = root_state.team_of(root_state.to_move)
+        best_value = finals[0][0]
+        candidates = [
+            item for item in finals[:ROLLOUT_CANDIDATES] if item[0] >= best_value - ROLLOUT_MARGIN
+        ]
+        if len(candidates) == 1:
+            return candidates[0][1], 0
+        totals = [0.0] * len(candidates)
+        spent = 0
+        base = self.rng.getrandbits(32)
+        for number, first in enumerate(FIRST_ROLLS):
+            if number and (spent >= budget or time.perf_counter() > self.deadline):
+                break  # every candidate has had the same rolls so far
+            chance = 1.0 if first[0] == first[1] else 2.0
+            for index, (_value, _line, position) in enumerate(candidates):
+                dice = random.Random(base + number)
+                value, used = self._rollout(position, team, first, dice)
+                totals[index] += chance * value
+                spent += used
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best][1], spent
+
+    def _rollout(
+        self, position: Game, team: int, first: tuple[int, int], dice: random.Random
+    ) -> tuple[float, int]:
+        """``team``'s value after ``ROLLOUT_TURNS`` more turns from ``position`` (a roll
+        due), the first roll ``first`` and the next from ``dice``, each turn the roller's
+        best by the evaluation; and the moves played."""
+        state = clone(position, keep_log=False)
+        spent = 0
+        turns = 0
+        roll: tuple[int, ...] = first
+        while state.outcome is None and turns < ROLLOUT_TURNS:
+            spec = state.dice_needed()
+            if spec is None:
+                break
+            state.roll(roll)
+            roll = (dice.randint(1, 6), dice.randint(1, 6))
+            turns += 1
+            if state.outcome is not None or state.dice_needed() is not None:
+                continue
+            if state.to_move is None:
+                break
+            finals, used, _complete = self._turns(state, ROLLOUT_TURN_SIZE, timed=False)
+            spent += used
+            state = max(finals, key=lambda item: item[0])[2]
+        value = evaluate(state, self.level.strong)
+        return (value if team == state.team_of(0) else 1.0 - value), spent
 
     def _answer(self, position: Game, team: int, budget: int) -> tuple[float | None, int]:
         """``team``'s expected share after the next roll and the roller's best turn (each

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import random
 
 import pytest
 
@@ -12,7 +14,7 @@ from games.chebache import BLACK, WHITE, Chebache
 from games.sachidjun import Sachidjun
 from search import Search, evaluate
 from search.evaluate import CHEBACHE_MASKS, SACHIDJUN_MASKS, hit_chance
-from search.mcts import LEVELS
+from search.mcts import LEVELS, ROLLOUT_CANDIDATES, position_key
 from tests.test_search import random_position
 
 # ---- the rolls that reach a distance ---------------------------------------------------
@@ -181,31 +183,37 @@ def test_a_held_gate_counts_for_its_holder():
 
 
 def test_normal_and_hard_judge_whole_turns_in_the_dice_games():
-    for level in ("normal", "hard"):
-        for key in ("chebache", "sachidjun"):
-            assert LEVELS[level].policy_for(key) == ("turn" if level == "normal" else "turn2")
+    assert LEVELS["normal"].policy_for("chebache") == "turn"
+    assert LEVELS["normal"].policy_for("sachidjun") == "turn"
+    assert LEVELS["hard"].policy_for("chebache") == "rollout"
+    assert LEVELS["hard"].policy_for("sachidjun") == "turn2"
     assert LEVELS["easy"].policy_for("chebache") == "uct"
 
 
-def test_hard_plays_the_answering_turns_out_in_chebache():
+# hard's Chebache as it was before its rollouts: turn2 (its tests below keep that policy's
+# mechanism, which Šačidjun's hard still uses, tested on Chebache's long turns).
+TURN2 = dataclasses.replace(LEVELS["hard"], policy={"chebache": "turn2", "sachidjun": "turn2"})
+
+
+def test_turn2_plays_the_answering_turns_out_in_chebache():
     # turn2 judges its best turns by every roll the opponent can make next, each answered
     # by the opponent's best complete turn. hard's Chebache size carries every answer to
     # its end here; the 4,750 moves it had judged 12 of them after their first die.
     game = random_position(("chebache", (), 2), seed=4, plies=30)
-    search = Search("hard", seed=1, clock=False)
+    search = Search(TURN2, seed=1, clock=False)
     search.choose(game)
     assert search.answers_cut == 0
-    starved = Search("hard", seed=1, iterations=4750, clock=False)
+    starved = Search(TURN2, seed=1, iterations=4750, clock=False)
     starved.choose(game)
     assert starved.answers_cut == 12
 
 
-def test_hard_out_of_time_keeps_to_the_turns_it_judged_by_their_answer(monkeypatch):
+def test_turn2_out_of_time_keeps_to_the_turns_it_judged_by_their_answer(monkeypatch):
     # The time runs out after hard has judged its best turn by the answers to it: the next
     # turns, judged by their own value only, would look better than any answered turn.
     # hard plays the turn the evaluation ranks first.
     game = random_position(("chebache", (), 2), seed=4, plies=30)
-    search = Search("hard", seed=1, clock=False)
+    search = Search(TURN2, seed=1, clock=False)
     answer = search._answer
     answered = []
 
@@ -216,9 +224,92 @@ def test_hard_out_of_time_keeps_to_the_turns_it_judged_by_their_answer(monkeypat
 
     monkeypatch.setattr(search, "_answer", answer_then_time_out)
     move = search.choose(game).move
-    finals, _count, _complete = Search("hard", seed=1, clock=False)._turns(game, 10_000)
+    finals, _count, _complete = Search(TURN2, seed=1, clock=False)._turns(game, 10_000)
     assert len(answered) == 1
     assert move == max(finals, key=lambda item: item[0])[1][0]
+
+
+def _recorded_rollouts(search, monkeypatch):
+    """Each rollout ``search`` plays: (candidate position, first roll, the later dice's
+    state, value)."""
+    rollout = search._rollout
+    played = []
+
+    def record(position, team, first, dice):
+        state = dice.getstate()
+        value, used = rollout(position, team, first, dice)
+        played.append((id(position), first, state, value))
+        positions.append(position)
+        return value, used
+
+    positions: list = []
+    monkeypatch.setattr(search, "_rollout", record)
+    return played, positions
+
+
+def test_hard_rolls_out_its_best_chebache_turns_on_the_same_dice(monkeypatch):
+    # hard's Chebache plays its best turns (by the evaluation) on: every candidate gets the
+    # same rollouts, the first roll taking each of the 21 rolls once, the later rolls from
+    # the same seed. The turn played is the candidate with the best total, a non-double's
+    # rollout counting twice (it is two of the 36 rolls).
+    game = random_position(("chebache", (), 2), seed=4, plies=30)
+    search = Search("hard", seed=1, clock=False)
+    played, positions = _recorded_rollouts(search, monkeypatch)
+    move = search.choose(game).move
+    by_candidate: dict[int, list] = {}
+    for candidate, first, state, value in played:
+        by_candidate.setdefault(candidate, []).append((first, state, value))
+    assert 2 <= len(by_candidate) <= ROLLOUT_CANDIDATES
+    rolls = [[(first, state) for first, state, _v in runs] for runs in by_candidate.values()]
+    assert all(r == rolls[0] for r in rolls)
+    assert sorted(first for first, _state in rolls[0]) == sorted(
+        (a, b) for a in range(1, 7) for b in range(a, 7)
+    )
+    totals = {
+        candidate: sum((1 if f[0] == f[1] else 2) * v for f, _s, v in runs)
+        for candidate, runs in by_candidate.items()
+    }
+    best = max(totals, key=totals.get)
+    # The candidates are hard's best turns by the evaluation, and it plays the one whose
+    # rollouts total most.
+    finals, _count, _complete = Search("hard", seed=1, clock=False)._turns(game, 10_000)
+    finals.sort(key=lambda item: -item[0])
+    lines = {position_key(position): line for _v, line, position in finals}
+    keys = {id(p): position_key(p) for p in positions}
+    assert {keys[c] for c in by_candidate} <= {
+        position_key(p) for _v, _l, p in finals[:ROLLOUT_CANDIDATES]
+    }
+    assert move == lines[keys[best]][0]
+
+
+def test_hard_out_of_time_rolls_every_candidate_out_alike(monkeypatch):
+    # The time runs out during the first round: the round is finished (every candidate
+    # rolled out once on the same dice), and no other begins.
+    game = random_position(("chebache", (), 2), seed=4, plies=30)
+    search = Search("hard", seed=1, clock=False)
+    played, _positions = _recorded_rollouts(search, monkeypatch)
+    rollout = search._rollout
+
+    def then_time_out(position, team, first, dice):
+        search.deadline = -math.inf
+        return rollout(position, team, first, dice)
+
+    monkeypatch.setattr(search, "_rollout", then_time_out)
+    search.choose(game)
+    assert len(played) == len({candidate for candidate, *_rest in played}) >= 2
+    assert len({(first, state) for _c, first, state, _v in played}) == 1
+
+
+def test_a_rollout_that_ends_the_game_counts_its_result():
+    # Black to roll with its last piece on its 17 (the rest, King included, in Finish): a
+    # first roll of 1-2 brings it in (a 1 exactly; within five of Finish a larger die also
+    # may), and Black has won: the rollout is worth 0 to White, 1 to Black.
+    game = Chebache.from_position({3: "2"}, {"S": "", 17: "1"}, turn=BLACK)
+    assert game.dice_needed() is not None
+    search = Search("hard", seed=1, clock=False)
+    white, _used = search._rollout(game, game.team_of(WHITE), (1, 2), random.Random(1))
+    black, _used = search._rollout(game, game.team_of(BLACK), (1, 2), random.Random(1))
+    assert (white, black) == (0.0, 1.0)
 
 
 def test_a_forced_first_move_leaves_the_rest_of_the_turn_a_whole_search():
