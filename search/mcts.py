@@ -194,16 +194,21 @@ SETTLED_EVERY = 32
 # The ``turn2`` policy judges this many of its best turns by the answer they leave.
 TURN2_CANDIDATES = 3
 # The ``rollout`` policy: how many of its best turns it plays on (those within
-# ROLLOUT_MARGIN of the best by the evaluation), how many turns each rollout plays, the size
-# of each of their turn searches, and the most rollouts per candidate.
+# ROLLOUT_MARGIN of the best by the evaluation), how many turns each rollout plays, and the
+# size of each of their turn searches.
 ROLLOUT_CANDIDATES = 4
 ROLLOUT_MARGIN = 0.2
 ROLLOUT_TURNS = 2
 ROLLOUT_TURN_SIZE = 100
-# Each rollout's first roll: every roll once (a non-double counts twice), the most likely first.
-FIRST_ROLLS = sorted(
-    ((a, b) for a in range(1, 7) for b in range(a, 7)), key=lambda roll: roll[0] == roll[1]
-)
+
+
+def two_dice_rolls(sides: int) -> list[tuple[int, int]]:
+    """Every distinct roll of two ``sides``-sided dice (a <= b), the non-doubles (each two
+    of the ``sides**2`` outcomes) first."""
+    rolls = [(a, b) for a in range(1, sides + 1) for b in range(a, sides + 1)]
+    return sorted(rolls, key=lambda roll: roll[0] == roll[1])
+
+
 # choose_turn follows the tree to the next move of the same turn when it has this many visits.
 THIN = 30
 
@@ -463,10 +468,13 @@ class Search:
         ]
         if len(candidates) == 1:
             return candidates[0][1], 0
+        spec = candidates[0][2].dice_needed()
+        if spec is None or spec.count != 2:
+            return candidates[0][1], 0
         totals = [0.0] * len(candidates)
         spent = 0
         base = self.rng.getrandbits(32)
-        for number, first in enumerate(FIRST_ROLLS):
+        for number, first in enumerate(two_dice_rolls(spec.sides)):
             if number and (spent >= budget or time.perf_counter() > self.deadline):
                 break  # every candidate has had the same rolls so far
             chance = 1.0 if first[0] == first[1] else 2.0
@@ -487,13 +495,14 @@ class Search:
         state = clone(position, keep_log=False)
         spent = 0
         turns = 0
-        roll: tuple[int, ...] = first
         while state.outcome is None and turns < ROLLOUT_TURNS:
             spec = state.dice_needed()
             if spec is None:
                 break
-            state.roll(roll)
-            roll = (dice.randint(1, 6), dice.randint(1, 6))
+            if turns == 0:
+                state.roll(first)
+            else:
+                state.roll([dice.randint(1, spec.sides) for _ in range(spec.count)])
             turns += 1
             if state.outcome is not None or state.dice_needed() is not None:
                 continue
@@ -514,8 +523,7 @@ class Search:
             return None, 0
         if time.perf_counter() > self.deadline:
             return None, 0
-        sides = spec.sides
-        rolls = [(a, b) for a in range(1, sides + 1) for b in range(a, sides + 1)]
+        rolls = two_dice_rolls(spec.sides)
         each = max(1, budget // len(rolls))
         total = weight = 0.0
         spent = 0
