@@ -58,10 +58,14 @@ def _dice(text: str) -> tuple[int, ...]:
     return values
 
 
+SEATS_HELP = "number of seats (Šačidjun: 2-4; its tameg-pair variant is for 3)"
+
+
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help=f"one of: {', '.join(sorted(GAMES))}")
     parser.add_argument("moves", nargs="*", metavar="MOVE", help="moves played from the start")
     parser.add_argument("--variant", action="append", default=[], metavar="V")
+    parser.add_argument("--seats", type=int, metavar="N", help=SEATS_HELP)
     parser.add_argument(
         "--dice",
         action="append",
@@ -103,7 +107,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
         help=f"play against the bot ({', '.join(LEVELS)}; default {DEFAULT_LEVEL})",
     )
     play.add_argument("--seat", type=int, default=0, metavar="N", help="your seat against the bot")
-    play.add_argument("--seats", type=int, metavar="N", help="number of seats (Šačidjun: 2-4)")
+    play.add_argument("--seats", type=int, metavar="N", help=SEATS_HELP)
     play.add_argument("--bot-vs-bot", action="store_true", help="watch the bot play every seat")
     play.add_argument("--seed", type=int, metavar="S", help="seed of the bot and the dice")
     play.add_argument("--iterations", type=int, metavar="N", help="bot: a fixed search size")
@@ -122,7 +126,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     arena.add_argument("--b", required=True, choices=list(PLAYERS), metavar="LEVEL")
     arena.add_argument("--games", type=int, default=10, metavar="N")
     arena.add_argument("--variant", action="append", default=[], metavar="V")
-    arena.add_argument("--seats", type=int, metavar="N", help="number of seats (Šačidjun: 2-4)")
+    arena.add_argument("--seats", type=int, metavar="N", help=SEATS_HELP)
     arena.add_argument("--seed", type=int, default=0, metavar="S")
     arena.add_argument("--iterations", type=int, metavar="N", help="a fixed search size")
     arena.add_argument(
@@ -168,14 +172,16 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
 USAGE = """usage: idzeva COMMAND ...
 
 commands:
-  legal GAME [--variant V]... [--dice A,B]... [--position FILE] [--each] [MOVE ...]
-  show  GAME [--variant V]... [--dice A,B]... [--position FILE] [--png FILE] [MOVE ...]
+  legal GAME [--variant V]... [--seats N] [--dice A,B]... [--position FILE] [--each] [MOVE ...]
+  show  GAME [--variant V]... [--seats N] [--dice A,B]... [--position FILE] [--png FILE]
+        [MOVE ...]
   play  GAME [--variant V]... [--position FILE | --load RECORD] [--out DIR]
         [--bot [LEVEL]] [--seat N] [--seats N] [--bot-vs-bot]
                                    hot-seat play in the terminal, or against the bot
-  best  GAME [--level L] [--seed S] [--variant V]... [--dice A,B]... [--position FILE] [MOVE ...]
+  best  GAME [--level L] [--seed S] [--variant V]... [--seats N] [--dice A,B]...
+        [--position FILE] [MOVE ...]
                                    the move the bot plays after MOVEs
-  arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seed S]
+  arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seats N] [--seed S]
                                    bot against bot (levels: easy normal hard random)
   replay RECORD [--ply N] [--png FILE | --gif FILE]
                                    a game record at any ply, or as an animated GIF
@@ -307,8 +313,10 @@ def read_record(path: str) -> tuple[GameRecord, Game]:
 
 def start_game(args: argparse.Namespace) -> Game:
     if args.position:
+        if args.seats is not None:
+            raise CliError("--position sets the seats: no --seats")
         return game_from_position(args.game, args.position, args.variant)
-    return new_from_args(args.game, args.variant)
+    return new_from_args(args.game, args.variant, args.seats)
 
 
 def roll_if_needed(game: Game, dice: Iterator[tuple[int, ...]]) -> bool:
@@ -707,17 +715,17 @@ def utc_now() -> str:
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     origin = None
     if args.load:
-        if args.position or args.variant:
-            raise CliError("--load takes the game from the record: no --position or --variant")
+        if args.position or args.variant or args.seats is not None:
+            raise CliError(
+                "--load takes the game from the record: no --position, --variant or --seats"
+            )
         record, game = read_record(args.load)
         wanted = new_from_args(args.game, ())
         if wanted.key != game.key:
             raise CliError(f"record {args.load} is a {game.title} game, not {wanted.title}")
         origin = record.new_game()
-    elif args.position:
-        game = game_from_position(args.game, args.position, args.variant)
     else:
-        game = new_from_args(args.game, args.variant, args.seats)
+        game = start_game(args)
     if args.bot_vs_bot or args.bot:
         human = None if args.bot_vs_bot else args.seat
         if human is not None and not 0 <= human < game.seats:

@@ -86,3 +86,54 @@ def test_hot_seat_plays_a_roll(tmp_path):
     seat.run(iter(["help", "Q1-Q2", "quit"]))
     text = out.getvalue()
     assert "Rolled" in text and "Illegal:" in text
+
+
+# ---- --seats: three and four players from the command line ------------------------------
+
+
+def test_tameg_pair_needs_its_three_seats_and_then_lists_the_moves(capsys):
+    code, _ = run("legal", "sachi", "--variant", "tameg-pair", "--dice", "1,2")
+    assert code == 2 and "for three players" in capsys.readouterr().err
+    # Veradi raža enters with 1 and 2 (M-SW, M-W1); tameg raža then rolls 3-4 and enters
+    # at NE going south: 3 is E2, 4 is E3, 3+4 as one move is E6.
+    code, text = run(
+        "legal", "sachi", "--seats", "3", "--variant", "tameg-pair",
+        "--dice", "1,2", "--dice", "3,4", "M-SW", "M-W1",
+    )  # fmt: skip
+    assert code == 0
+    assert text.splitlines() == ["M-E2", "M-E3", "M-E6"]
+
+
+@pytest.mark.parametrize("seats", ["2", "3", "4"])
+def test_every_seat_count_sees_the_same_moves(seats):
+    code, text = run("legal", "sachi", "--seats", seats, "--dice", "3,5", "M-W2")
+    assert code == 0
+    assert text.splitlines() == ["M-W4"]
+
+
+def test_best_with_four_seats_plays_one_of_the_legal_moves():
+    args = ("sachi", "--seats", "4", "--dice", "1,2", "--dice", "3,4", "M-SW", "M-W1")
+    _, legal = run("legal", *args)
+    code, best = run("best", *args, "--level", "easy", "--seed", "1", "--iterations", "40")
+    assert code == 0
+    assert best.strip() in legal.split()
+
+
+def test_a_seat_count_the_game_has_not_exits_2(capsys):
+    code, text = run("legal", "sachi", "--seats", "5", "--dice", "1,2")
+    assert code == 2 and text == ""
+    assert "played by (2, 3, 4) seats, not 5" in capsys.readouterr().err
+
+
+def test_seats_with_a_position_file_exits_2(tmp_path, capsys):
+    position = tmp_path / "position.json"
+    position.write_text('{"variant": "poron", "turn": "yellow", "pieces": {}}')
+    code, _ = run("legal", "jikaida", "--position", str(position), "--seats", "2")
+    assert code == 2
+    assert "--position sets the seats" in capsys.readouterr().err
+
+
+def test_seats_with_a_loaded_record_exits_2(tmp_path, capsys):
+    code, _ = run("play", "sachi", "--load", str(tmp_path / "none.json"), "--seats", "4")
+    assert code == 2
+    assert "no --position, --variant or --seats" in capsys.readouterr().err
