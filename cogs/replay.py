@@ -15,8 +15,8 @@ from bot.records import ReplayFrame
 from bot.service import ServiceError
 
 from . import play
-from .options import ID_PATTERN, parse_id
-from .ui import acknowledge, answer_error, guarded, refuse, shown, tell_with
+from .options import ID_PATTERN
+from .ui import PersistentButton, acknowledge, answer_error, guarded, refuse, tell_with
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def target(step: str, ply: int, total: int) -> int:
 
 
 class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    PersistentButton,
     template=(
         rf"idz:rp:(?P<game>{ID_PATTERN}):(?P<user>{ID_PATTERN}):(?P<ply>[0-9]{{1,6}}):"
         r"(?P<step>first|back|next|last)"
@@ -38,24 +38,13 @@ class ReplayButton(
     def __init__(
         self, game_id: int | None, user_id: int | None, ply: int, step: str, disabled: bool = False
     ):
-        super().__init__(
-            discord.ui.Button(
-                label=STEPS[step],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"idz:rp:{shown(game_id)}:{shown(user_id)}:{ply}:{step}",
-                disabled=disabled,
-            )
-        )
+        style = discord.ButtonStyle.secondary
+        parts = (game_id, user_id, ply, step)
+        super().__init__("rp", *parts, label=STEPS[step], style=style, disabled=disabled)
         self.game_id = game_id
         self.user_id = user_id
         self.ply = ply
         self.step = step
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):  # noqa: ANN001
-        return cls(
-            parse_id(match["game"]), parse_id(match["user"]), int(match["ply"]), match["step"]
-        )
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

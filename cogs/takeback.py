@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import re
-
 import discord
 
 from bot.service import ServiceError
@@ -12,8 +10,8 @@ from bot.takebacks import TakebackView
 
 from . import opponent as opponent_side
 from . import play
-from .options import parse_id
 from .ui import (
+    PersistentButton,
     acknowledge,
     answer_error,
     answer_publicly,
@@ -22,8 +20,8 @@ from .ui import (
     mention,
     post_board,
     send_in,
-    shown,
     update_source,
+    yes_no_style,
 )
 
 
@@ -94,32 +92,19 @@ async def answer(
 
 
 class TakebackAnswerButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    PersistentButton,
     template=r"idz:tb:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<answer>yes|no)",
 ):
     """Accept or Decline a takeback asked at ``version``; only the other side may answer,
     and a request the game has moved past refuses."""
 
     def __init__(self, game_id: int | None, version: int | None, answer: str):
-        label, style = (
-            ("Accept takeback", discord.ButtonStyle.success)
-            if answer == "yes"
-            else ("Decline takeback", discord.ButtonStyle.secondary)
-        )
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                custom_id=f"idz:tb:{shown(game_id)}:{shown(version)}:{answer}",
-            )
-        )
+        label = "Accept takeback" if answer == "yes" else "Decline takeback"
+        style = yes_no_style(answer == "yes")
+        super().__init__("tb", game_id, version, answer, label=label, style=style)
         self.game_id = game_id
         self.version = version
         self.answer = answer
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(parse_id(match["game"]), parse_id(match["version"]), match["answer"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

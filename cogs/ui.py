@@ -544,25 +544,49 @@ def guarded(callback: Callable[[Any, discord.Interaction], Awaitable[None]]):
     return wrapper
 
 
-class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:ch:(?P<challenge>[0-9]+):(?P<action>accept|decline)",
-):
-    def __init__(self, challenge_id: int | None, action: str):
-        style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
+class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
+    """A button that outlives the process. Its custom id ``idz:KIND:PART:...`` names what it
+    acts on, and after a restart discord.py rebuilds it from that id: ``from_custom_id``
+    passes the subclass's template groups, in order, to the subclass's constructor (numbers
+    as ``parse_id`` reads them, so None where a number is no id, which ``guarded`` refuses).
+    This base class matches no custom id and is never registered."""
+
+    def __init__(
+        self,
+        kind: str,
+        *parts: int | str | None,
+        label: str,
+        style: discord.ButtonStyle,
+        disabled: bool = False,
+    ):
+        spelled = (part if isinstance(part, str) else shown(part) for part in parts)
+        custom_id = ":".join(("idz", kind, *spelled))
         super().__init__(
-            discord.ui.Button(
-                label=action.capitalize(),
-                style=style,
-                custom_id=f"idz:ch:{shown(challenge_id)}:{action}",
-            )
+            discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled)
         )
-        self.challenge_id = challenge_id
-        self.action = action
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(parse_id(match["challenge"]), match["action"])
+        return cls(*(read_part(text) for text in match.groups()))
+
+
+def read_part(text: str) -> int | str | None:
+    """A custom id's part: a number (None when it is no id we can store), else the word."""
+    return parse_id(text) if text.isdigit() else text
+
+
+def yes_no_style(positive: bool) -> discord.ButtonStyle:
+    return discord.ButtonStyle.success if positive else discord.ButtonStyle.secondary
+
+
+class ChallengeButton(
+    PersistentButton, template=r"idz:ch:(?P<challenge>[0-9]+):(?P<action>accept|decline)"
+):
+    def __init__(self, challenge_id: int | None, action: str):
+        style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
+        super().__init__("ch", challenge_id, action, label=action.capitalize(), style=style)
+        self.challenge_id = challenge_id
+        self.action = action
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -575,7 +599,7 @@ class ChallengeButton(
 
 
 class BoardButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    PersistentButton,
     template=(
         r"idz:g:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>moves|draw|takeback|resign|resign!)"
     ),
@@ -592,21 +616,10 @@ class BoardButton(
         self, game_id: int | None, version: int | None, action: str, label: str | None = None
     ):
         default, style = self.LABELS[action]
-        label = label or default
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                custom_id=f"idz:g:{shown(game_id)}:{shown(version)}:{action}",
-            )
-        )
+        super().__init__("g", game_id, version, action, label=label or default, style=style)
         self.game_id = game_id
         self.version = version
         self.action = action
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(parse_id(match["game"]), parse_id(match["version"]), match["action"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -615,26 +628,13 @@ class BoardButton(
         await play.board_button(interaction, self.game_id, self.version, self.action)
 
 
-class RollButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:r:(?P<game>[0-9]+):(?P<version>[0-9]+)",
-):
+class RollButton(PersistentButton, template=r"idz:r:(?P<game>[0-9]+):(?P<version>[0-9]+)"):
     """Rolls the dice due on this board (server-side); only the player to move may."""
 
     def __init__(self, game_id: int | None, version: int | None):
-        super().__init__(
-            discord.ui.Button(
-                label="Roll",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"idz:r:{shown(game_id)}:{shown(version)}",
-            )
-        )
+        super().__init__("r", game_id, version, label="Roll", style=discord.ButtonStyle.primary)
         self.game_id = game_id
         self.version = version
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(parse_id(match["game"]), parse_id(match["version"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -644,7 +644,7 @@ class RollButton(
 
 
 class AnswerButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    PersistentButton,
     template=r"idz:a:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<move>[a-z]+)",
 ):
     """Plays an answer move (e.g. ``accept`` or ``refuse`` a redemption offer) on the board at
@@ -653,21 +653,11 @@ class AnswerButton(
     def __init__(
         self, game_id: int | None, version: int | None, move: str, label: str | None = None
     ):
-        style = discord.ButtonStyle.success if move == "accept" else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(
-                label=label or move.capitalize(),
-                style=style,
-                custom_id=f"idz:a:{shown(game_id)}:{shown(version)}:{move}",
-            )
-        )
+        style = yes_no_style(move == "accept")
+        super().__init__("a", game_id, version, move, label=label or move.capitalize(), style=style)
         self.game_id = game_id
         self.version = version
         self.move = move
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(parse_id(match["game"]), parse_id(match["version"]), match["move"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -676,27 +666,12 @@ class AnswerButton(
         await play.move_on_board(interaction, self.game_id, self.version, self.move)
 
 
-class DrawAnswerButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:dr:(?P<game>[0-9]+):(?P<answer>yes|no)",
-):
+class DrawAnswerButton(PersistentButton, template=r"idz:dr:(?P<game>[0-9]+):(?P<answer>yes|no)"):
     def __init__(self, game_id: int | None, answer: str):
-        label, style = (
-            ("Accept draw", discord.ButtonStyle.success)
-            if answer == "yes"
-            else ("Decline", discord.ButtonStyle.secondary)
-        )
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=f"idz:dr:{shown(game_id)}:{answer}"
-            )
-        )
+        label = "Accept draw" if answer == "yes" else "Decline"
+        super().__init__("dr", game_id, answer, label=label, style=yes_no_style(answer == "yes"))
         self.game_id = game_id
         self.answer = answer
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(parse_id(match["game"]), match["answer"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -705,23 +680,11 @@ class DrawAnswerButton(
         await play.answer_draw(interaction, self.game_id, self.answer == "yes")
 
 
-class ClaimButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:cl:(?P<game>[0-9]+)",
-):
+class ClaimButton(PersistentButton, template=r"idz:cl:(?P<game>[0-9]+)"):
     def __init__(self, game_id: int | None):
-        super().__init__(
-            discord.ui.Button(
-                label="Claim the win",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"idz:cl:{shown(game_id)}",
-            )
-        )
+        style = discord.ButtonStyle.primary
+        super().__init__("cl", game_id, label="Claim the win", style=style)
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(parse_id(match["game"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -730,25 +693,12 @@ class ClaimButton(
         await play.claim(interaction, self.game_id)
 
 
-class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"idz:rm:(?P<game>[0-9]+)",
-):
+class RematchButton(PersistentButton, template=r"idz:rm:(?P<game>[0-9]+)"):
     """On a finished game's board: its players ask for the same game with sides swapped."""
 
     def __init__(self, game_id: int | None):
-        super().__init__(
-            discord.ui.Button(
-                label="Rematch",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"idz:rm:{shown(game_id)}",
-            )
-        )
+        super().__init__("rm", game_id, label="Rematch", style=discord.ButtonStyle.primary)
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):  # noqa: ANN001
-        return cls(parse_id(match["game"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

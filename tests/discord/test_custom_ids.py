@@ -1,0 +1,87 @@
+"""The persistent buttons' custom ids: what each spells, and the button rebuilt from it.
+
+Boards posted before a restart carry these ids, so their spelling is a stored format: it must
+not drift when the buttons' code changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+import pytest
+
+from cogs.replay import ReplayButton
+from cogs.takeback import TakebackAnswerButton
+from cogs.ui import (
+    DYNAMIC_ITEMS,
+    AnswerButton,
+    BoardButton,
+    ChallengeButton,
+    ClaimButton,
+    DrawAnswerButton,
+    PersistentButton,
+    RematchButton,
+    RollButton,
+)
+
+BUTTONS = [
+    (ChallengeButton(7, "accept"), "idz:ch:7:accept", "Accept", discord.ButtonStyle.success),
+    (ChallengeButton(7, "decline"), "idz:ch:7:decline", "Decline", discord.ButtonStyle.danger),
+    (BoardButton(12, 3, "moves"), "idz:g:12:3:moves", "Legal moves", discord.ButtonStyle.secondary),
+    (
+        BoardButton(12, 3, "resign!"),
+        "idz:g:12:3:resign!",
+        "Yes, resign",
+        discord.ButtonStyle.danger,
+    ),
+    (RollButton(12, 4), "idz:r:12:4", "Roll", discord.ButtonStyle.primary),
+    (AnswerButton(12, 5, "accept"), "idz:a:12:5:accept", "Accept", discord.ButtonStyle.success),
+    (AnswerButton(12, 5, "refuse"), "idz:a:12:5:refuse", "Refuse", discord.ButtonStyle.secondary),
+    (DrawAnswerButton(12, "yes"), "idz:dr:12:yes", "Accept draw", discord.ButtonStyle.success),
+    (DrawAnswerButton(12, "no"), "idz:dr:12:no", "Decline", discord.ButtonStyle.secondary),
+    (ClaimButton(12), "idz:cl:12", "Claim the win", discord.ButtonStyle.primary),
+    (RematchButton(12), "idz:rm:12", "Rematch", discord.ButtonStyle.primary),
+    (
+        TakebackAnswerButton(12, 6, "yes"),
+        "idz:tb:12:6:yes",
+        "Accept takeback",
+        discord.ButtonStyle.success,
+    ),
+    (ReplayButton(12, 99, 40, "next"), "idz:rp:12:99:40:next", "▶", discord.ButtonStyle.secondary),
+]
+
+FIELDS = ("challenge_id", "game_id", "version", "user_id", "ply", "action", "move", "answer")
+
+
+def fields(button: PersistentButton) -> dict:
+    return {name: getattr(button, name) for name in FIELDS if hasattr(button, name)}
+
+
+def rebuilt(custom_id: str) -> PersistentButton:
+    """The button discord.py makes of a click on ``custom_id`` after a restart."""
+    for cls in (*DYNAMIC_ITEMS, TakebackAnswerButton, ReplayButton):
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match:
+            return asyncio.run(cls.from_custom_id(None, None, match))
+    raise AssertionError(f"no button answers {custom_id}")
+
+
+@pytest.mark.parametrize(("button", "custom_id", "label", "style"), BUTTONS)
+def test_each_button_spells_its_custom_id_and_is_rebuilt_from_it(button, custom_id, label, style):
+    assert (button.custom_id, button.item.label, button.item.style) == (custom_id, label, style)
+    again = rebuilt(custom_id)
+    assert type(again) is type(button)
+    assert fields(again) == fields(button)
+    assert again.custom_id == custom_id
+
+
+def test_a_number_that_is_no_id_is_rebuilt_as_none_and_spelled_0():
+    again = rebuilt("idz:g:99999999999999999999:3:moves")  # 20 digits: beyond any id
+    assert (again.game_id, again.version, again.action) == (None, 3, "moves")
+    assert again.custom_id == "idz:g:0:3:moves"
+
+
+def test_the_shared_base_matches_no_custom_id():
+    for custom_id in ("", "idz:", "idz:g:1:1:moves", "(?!)"):
+        assert PersistentButton.__discord_ui_compiled_template__.fullmatch(custom_id) is None
