@@ -6,16 +6,21 @@
 - ``both``: the mention and the DM. ``off``: neither (the board is still posted).
 - A DM that fails (DMs closed) falls back to the thread; the player is told so once
   (``dm_failed``, reset when they choose again).
-- ``digest``: once a day (UTC), a DM listing the games of this server where it is their
-  turn, sent by the deadline tick; ``digest_day`` marks it sent (at most once a day, even
-  with several bots on one database).
+- ``digest``: once a day, at the hour the player chose in their time zone (8:00 UTC unless
+  they say otherwise), a DM listing the games of this server where it is their turn, sent by
+  the deadline tick. ``digest_next`` is when it is due; sending moves it on to the next day's
+  hour, compare-and-set, so it goes once even with several bots on one database. A bot that
+  was down sends one digest when it is back, not one per missed day.
 """
 
 from __future__ import annotations
 
-import time
+import functools
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from datetime import time as clock_time
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, available_timezones
 
 if TYPE_CHECKING:
     from .service import GameService, Notice
@@ -23,6 +28,7 @@ if TYPE_CHECKING:
 ROUTES = ("thread", "dm", "both", "off")
 DEFAULT_ROUTE = "thread"
 DIGEST_GAMES = 20  # games listed in one digest (the most recent first)
+DEFAULT_HOUR, DEFAULT_ZONE = 8, "UTC"  # the columns' defaults (migration 10)
 
 
 @dataclass(frozen=True)
@@ -30,41 +36,132 @@ class NotifySettings:
     route: str
     digest: bool
     dm_failed: bool
+    hour: int = DEFAULT_HOUR  # the digest's hour in ``zone``
+    zone: str = DEFAULT_ZONE
+    next_digest: int = 0  # when the next digest is due (Unix seconds), if ``digest``
 
 
-def day_of(moment: float) -> str:
-    """The UTC day of ``moment``, as the digest marks it: ``2026-11-25``."""
-    return time.strftime("%Y-%m-%d", time.gmtime(moment))
+@functools.cache
+def time_zones() -> dict[str, str]:
+    """Every IANA time zone this machine knows, by its lower-case name."""
+    return {name.lower(): name for name in available_timezones()}
+
+
+def time_zone(text: str) -> str:
+    """The IANA name ``text`` spells (any case, spaces for underscores); ValueError if none."""
+    name = time_zones().get(text.strip().replace(" ", "_").lower())
+    if name is None:
+        raise ValueError(text)
+    return name
+
+
+COMMON_ZONES = (
+    "UTC",
+    "Europe/London",
+    "Europe/Berlin",
+    "Europe/Moscow",
+    "Africa/Mogadishu",
+    "Asia/Kolkata",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+    "America/New_York",
+    "America/Chicago",
+    "America/Los_Angeles",
+    "America/Sao_Paulo",
+)
+
+
+def zone_suggestions(text: str, limit: int = 25) -> list[str]:
+    """Time zones for the autocomplete: a few common ones for nothing typed, else those whose
+    name holds ``text``, the ones whose place begins with it first."""
+    needle = text.strip().replace(" ", "_").lower()
+    if not needle:
+        return list(COMMON_ZONES[:limit])
+
+    def place_first(name: str) -> tuple[bool, str]:
+        place = name.lower().rsplit("/", 1)[-1]
+        return (not (place.startswith(needle) or name.lower().startswith(needle)), name)
+
+    found = [name for lower, name in time_zones().items() if needle in lower]
+    return sorted(found, key=place_first)[:limit]
+
+
+def next_digest(after: float, hour: int, zone: str) -> int:
+    """The first moment after ``after`` that is ``hour``:00 in ``zone`` (Unix seconds).
+    On a day that skips that hour (summer time begins), the moment the clock jumps to."""
+    tz = ZoneInfo(zone)
+    day = datetime.fromtimestamp(after, tz).date()
+    for date in (day, day + timedelta(days=1)):
+        moment = datetime.combine(date, clock_time(hour), tzinfo=tz).timestamp()
+        if moment > after:
+            return int(moment)
+    raise AssertionError("a day always has the hour after today's")
+
+
+def day_of(moment: float, zone: str) -> str:
+    """The player's day of ``moment``, as their digest names it: ``2026-11-25``."""
+    return datetime.fromtimestamp(moment, ZoneInfo(zone)).strftime("%Y-%m-%d")
 
 
 async def settings(service: GameService, guild_id: int, user_id: int) -> NotifySettings:
     row = await service._store.notify_pref(guild_id, user_id)
     if row is None:
         return NotifySettings(DEFAULT_ROUTE, False, False)
-    return NotifySettings(row.route, row.digest, row.dm_failed)
+    return NotifySettings(
+        row.route, row.digest, row.dm_failed, row.digest_hour, row.digest_zone, row.digest_next
+    )
 
 
 async def change(
     service: GameService,
     guild_id: int,
     user_id: int,
-    route: str | None,
-    digest: bool | None,
+    now: float,
+    choice: NotifyChoice,
 ) -> NotifySettings:
-    """Set what the player chose (either may be None: unchanged)."""
+    """Set what the player chose (each part may be None: unchanged). A digest switched on, or
+    moved to another hour or zone, comes next at that hour."""
     from .service import ServiceError
 
     columns: dict[str, object] = {}
-    if route is not None:
-        if route not in ROUTES:
-            shown = str(route).replace("`", "")[:20]
+    if choice.route is not None:
+        if choice.route not in ROUTES:
+            shown = str(choice.route).replace("`", "")[:20]
             raise ServiceError(f"`{shown}` is not a choice: thread, dm, both or off.")
-        columns |= {"route": route, "dm_failed": False}  # a new choice: told again if DMs fail
-    if digest is not None:
-        columns["digest"] = bool(digest)
+        columns |= {"route": choice.route, "dm_failed": False}  # told again if DMs fail
+    if choice.hour is not None:
+        if not 0 <= choice.hour <= 23:
+            raise ServiceError("The digest's hour is 0 to 23.")
+        columns["digest_hour"] = choice.hour
+    if choice.zone is not None:
+        try:
+            columns["digest_zone"] = time_zone(choice.zone)
+        except ValueError:
+            shown = str(choice.zone).replace("`", "")[:40]
+            raise ServiceError(
+                f"`{shown}` is not a time zone I know: pick one from the list, such as "
+                "`Europe/Berlin` or `America/New_York`."
+            ) from None
+    if choice.digest is not None:
+        columns["digest"] = bool(choice.digest)
+    if choice.digest or choice.hour is not None or choice.zone is not None:
+        before = await settings(service, guild_id, user_id)
+        hour = before.hour if choice.hour is None else choice.hour
+        zone = str(columns.get("digest_zone", before.zone))
+        columns["digest_next"] = next_digest(now, hour, zone)
     if columns:
         await service._store.set_notify_pref(guild_id, user_id, **columns)
     return await settings(service, guild_id, user_id)
+
+
+@dataclass(frozen=True)
+class NotifyChoice:
+    """What a player chose in ``/game notify`` (None: unchanged)."""
+
+    route: str | None = None
+    digest: bool | None = None
+    hour: int | None = None
+    zone: str | None = None
 
 
 async def dm_failed(service: GameService, guild_id: int, user_id: int) -> bool:
@@ -80,11 +177,15 @@ async def digests(service: GameService, now: float) -> list[Notice]:
     is their turn (marked sent first, so a digest goes at most once a day)."""
     from .service import Notice
 
-    day = day_of(now)
     notices = []
-    for pref in await service._store.digests_due(day):
-        if not await service._store.mark_digest_sent(pref.guild_id, pref.user_id, day):
+    for pref in await service._store.digests_due(int(now)):
+        following = next_digest(now, pref.digest_hour, pref.digest_zone)
+        sent = await service._store.mark_digest_sent(
+            pref.guild_id, pref.user_id, pref.digest_next, following
+        )
+        if not sent:
             continue
+        day = day_of(now, pref.digest_zone)
         games = await service.list_games(pref.guild_id, pref.user_id)
         mine = [g for g in games if g.to_move_user == pref.user_id][:DIGEST_GAMES]
         if not mine:

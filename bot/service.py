@@ -550,9 +550,9 @@ class GameService:
         return await notify.settings(self, guild_id, user_id)
 
     async def set_notify(
-        self, guild_id: int, user_id: int, *, route: str | None, digest: bool | None
+        self, guild_id: int, user_id: int, choice: notify.NotifyChoice
     ) -> notify.NotifySettings:
-        return await notify.change(self, guild_id, user_id, route, digest)
+        return await notify.change(self, guild_id, user_id, self._clock(), choice)
 
     async def dm_failed(self, guild_id: int, user_id: int) -> bool:
         """A DM to the player failed; True the first time (tell them once)."""

@@ -322,6 +322,21 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, user_id, year)
     );
     """,
+    # 10: the daily digest at the hour each player chose, in their time zone (bot/notify.py).
+    # ``digest_next`` is when the next one is due (Unix seconds; 0: at once); sending it moves
+    # it on, compare-and-set, so a digest goes once whatever the processes. Players who had
+    # the digest keep its time: midnight UTC, the next after the day ``digest_day`` marked.
+    """
+    DROP INDEX notify_prefs_digest;
+    ALTER TABLE notify_prefs ADD COLUMN digest_hour INTEGER NOT NULL DEFAULT 8
+        CHECK (digest_hour BETWEEN 0 AND 23);
+    ALTER TABLE notify_prefs ADD COLUMN digest_zone TEXT NOT NULL DEFAULT 'UTC';
+    ALTER TABLE notify_prefs ADD COLUMN digest_next INTEGER NOT NULL DEFAULT 0;
+    UPDATE notify_prefs SET digest_hour = 0, digest_next = CASE WHEN digest_day = '' THEN 0
+        ELSE CAST(strftime('%s', digest_day, '+1 day') AS INTEGER) END;
+    ALTER TABLE notify_prefs DROP COLUMN digest_day;
+    CREATE INDEX notify_prefs_digest ON notify_prefs (digest_next) WHERE digest = 1;
+    """,
 ]
 # The schema version from which games are rated; the upgrade to it rates the games already
 # finished, in order (``_rate_finished``). Found by position: migrations may be renumbered.
@@ -394,7 +409,7 @@ QUERIES = {
     "game_events": "SELECT * FROM game_events WHERE game_id = ? ORDER BY id",
     "notify_pref": "SELECT * FROM notify_prefs WHERE guild_id = ? AND user_id = ?",
     "digests_due": (
-        "SELECT * FROM notify_prefs WHERE digest = 1 AND digest_day < ? ORDER BY digest_day"
+        "SELECT * FROM notify_prefs WHERE digest = 1 AND digest_next <= ? ORDER BY digest_next"
     ),
     "get_challenge": "SELECT * FROM challenges WHERE id = ?",
     "challenges_expired": (
@@ -623,15 +638,20 @@ class NotifyRow:
     route: str  # thread | dm | both | off
     digest: bool  # a daily DM listing the games where it is their turn
     dm_failed: bool  # a DM failed once (the player was told; notices fall back to threads)
-    digest_day: str  # the UTC day (YYYY-MM-DD) of the last digest sent; "" for none yet
+    digest_hour: int  # the digest comes at this hour (0-23) of the player's day
+    digest_zone: str  # in this IANA time zone ("UTC", "Europe/Berlin")
+    digest_next: int  # when the next digest is due (Unix seconds; 0: at once)
 
     @classmethod
     def from_row(cls, row: Any) -> NotifyRow:
-        data = {name: row[name] for name in ("guild_id", "user_id", "route", "digest_day")}
+        names = ("guild_id", "user_id", "route", "digest_hour", "digest_zone", "digest_next")
+        data = {name: row[name] for name in names}
         return cls(**data, digest=bool(row["digest"]), dm_failed=bool(row["dm_failed"]))
 
 
-NOTIFY_COLUMNS = frozenset(["route", "digest", "dm_failed"])
+NOTIFY_COLUMNS = frozenset(
+    ["route", "digest", "dm_failed", "digest_hour", "digest_zone", "digest_next"]
+)
 
 
 def _known_columns(cls: type, row: sqlite3.Row) -> dict[str, Any]:
@@ -821,8 +841,7 @@ class Store:
         return NotifyRow.from_row(row) if row else None
 
     async def set_notify_pref(self, guild_id: int, user_id: int, **columns: Any) -> None:
-        """Create or change a player's notification settings (``route``, ``digest``,
-        ``dm_failed``)."""
+        """Create or change a player's notification settings (``NOTIFY_COLUMNS``)."""
         _check_columns(columns, NOTIFY_COLUMNS)
         values = {name: int(v) if isinstance(v, bool) else v for name, v in columns.items()}
         names = ", ".join(["guild_id", "user_id", *values])
@@ -846,20 +865,20 @@ class Store:
             )
             return cursor.rowcount == 1
 
-    async def digests_due(self, day: str) -> list[NotifyRow]:
-        """Players who asked for a daily digest and have not had one on ``day``."""
-        rows = await self._fetchall(QUERIES["digests_due"], (day,))
+    async def digests_due(self, now: int) -> list[NotifyRow]:
+        """Players who asked for a daily digest whose next one is due at ``now``."""
+        rows = await self._fetchall(QUERIES["digests_due"], (now,))
         return [NotifyRow.from_row(row) for row in rows]
 
-    async def mark_digest_sent(self, guild_id: int, user_id: int, day: str) -> bool:
-        """Mark the player's digest of ``day`` sent; False if it already was (once a day, even
-        with two bots on one database)."""
+    async def mark_digest_sent(self, guild_id: int, user_id: int, due: int, following: int) -> bool:
+        """Move the player's digest due at ``due`` on to ``following``; False if another
+        process did first (or the player changed it meanwhile): then it is not sent."""
         async with self._write() as db:
             cursor = await _run(
                 db,
-                "UPDATE notify_prefs SET digest_day = ? WHERE guild_id = ? AND user_id = ?"
-                " AND digest = 1 AND digest_day < ?",
-                (day, guild_id, user_id, day),
+                "UPDATE notify_prefs SET digest_next = ? WHERE guild_id = ? AND user_id = ?"
+                " AND digest = 1 AND digest_next = ?",
+                (following, guild_id, user_id, due),
             )
             return cursor.rowcount == 1
 

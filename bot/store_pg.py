@@ -290,6 +290,18 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, user_id, year)
     );
     """,
+    # 10: the daily digest at each player's hour, in their time zone (see bot/store.py).
+    """
+    DROP INDEX notify_prefs_digest;
+    ALTER TABLE notify_prefs
+        ADD COLUMN digest_hour INTEGER NOT NULL DEFAULT 8 CHECK (digest_hour BETWEEN 0 AND 23),
+        ADD COLUMN digest_zone TEXT NOT NULL DEFAULT 'UTC',
+        ADD COLUMN digest_next BIGINT NOT NULL DEFAULT 0;
+    UPDATE notify_prefs SET digest_hour = 0, digest_next = CASE WHEN digest_day = '' THEN 0
+        ELSE EXTRACT(EPOCH FROM (digest_day::date + 1)::timestamp)::bigint END;
+    ALTER TABLE notify_prefs DROP COLUMN digest_day;
+    CREATE INDEX notify_prefs_digest ON notify_prefs (digest_next) WHERE digest = 1;
+    """,
 ]
 RATED_SINCE = MIGRATIONS.index(RATINGS_MIGRATION) + 1
 
@@ -343,7 +355,7 @@ QUERIES = {
     "game_events": "SELECT * FROM game_events WHERE game_id = $1 ORDER BY id",
     "notify_pref": "SELECT * FROM notify_prefs WHERE guild_id = $1 AND user_id = $2",
     "digests_due": (
-        "SELECT * FROM notify_prefs WHERE digest = 1 AND digest_day < $1 ORDER BY digest_day"
+        "SELECT * FROM notify_prefs WHERE digest = 1 AND digest_next <= $1 ORDER BY digest_next"
     ),
     "get_challenge": "SELECT * FROM challenges WHERE id = $1",
     "challenges_expired": (
@@ -577,17 +589,18 @@ class PostgresStore:
         )
         return _count(status) == 1
 
-    async def digests_due(self, day: str) -> list[NotifyRow]:
-        rows = await self._pool.fetch(QUERIES["digests_due"], day)
+    async def digests_due(self, now: int) -> list[NotifyRow]:
+        rows = await self._pool.fetch(QUERIES["digests_due"], now)
         return [NotifyRow.from_row(row) for row in rows]
 
-    async def mark_digest_sent(self, guild_id: int, user_id: int, day: str) -> bool:
+    async def mark_digest_sent(self, guild_id: int, user_id: int, due: int, following: int) -> bool:
         status = await self._pool.execute(
-            "UPDATE notify_prefs SET digest_day = $3 WHERE guild_id = $1 AND user_id = $2"
-            " AND digest = 1 AND digest_day < $3",
+            "UPDATE notify_prefs SET digest_next = $4 WHERE guild_id = $1 AND user_id = $2"
+            " AND digest = 1 AND digest_next = $3",
             guild_id,
             user_id,
-            day,
+            due,
+            following,
         )
         return _count(status) == 1
 

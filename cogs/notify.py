@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.notify import DEFAULT_HOUR, DEFAULT_ZONE, NotifyChoice, NotifySettings, zone_suggestions
 from bot.service import BoardView, ServiceError
 
 from . import play
@@ -38,21 +39,34 @@ WORDS = {
 }
 
 
-async def command(interaction: discord.Interaction, where: str | None, digest: bool | None) -> None:
+async def command(interaction: discord.Interaction, choice: NotifyChoice) -> None:
     try:
         guild = play.guild_id(interaction)
         svc = play.service(interaction)
-        if where is None and digest is None:
+        if choice == NotifyChoice():
             chosen = await svc.notify_settings(guild, interaction.user.id)
             intro = "Your turn notices in this server"
         else:
-            chosen = await svc.set_notify(guild, interaction.user.id, route=where, digest=digest)
+            chosen = await svc.set_notify(guild, interaction.user.id, choice)
             intro = "Saved. Your turn notices in this server"
     except ServiceError as error:
         await answer_error(interaction, error)
         return
-    daily = "a daily DM of the games where it is your turn" if chosen.digest else "no daily DM"
-    await tell(interaction, f"{intro}: {WORDS[chosen.route]}; {daily}.")
+    await tell(interaction, f"{intro}: {WORDS[chosen.route]}; {daily_words(chosen)}.")
+
+
+def daily_words(chosen: NotifySettings) -> str:
+    """The digest part of the answer; its next time in the reader's own clock (``<t:...>``)."""
+    at = f"{chosen.hour:02d}:00 {chosen.zone}"
+    if not chosen.digest:
+        chose_a_time = (chosen.hour, chosen.zone) != (DEFAULT_HOUR, DEFAULT_ZONE)
+        return f"no daily DM (`digest:true` sends one at {at})" if chose_a_time else "no daily DM"
+    following = f", next <t:{chosen.next_digest}:f>" if chosen.next_digest else ""
+    return f"a daily DM of the games where it is your turn at {at}{following}"
+
+
+async def zone_autocomplete(current: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=zone, value=zone) for zone in zone_suggestions(current)]
 
 
 async def turn_route(bot: IdzevaBot, board: BoardView) -> str:

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.notify import NotifyChoice
 from bot.ratings import rated_game_title, rated_games
 from bot.service import ServiceError
 from games import GAMES
@@ -133,7 +134,10 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
 
     @app_commands.command(description="Where your turn notices reach you in this server")
     @app_commands.describe(
-        where="Thread (a mention), DM, both, or off", digest="A daily DM of your games to play"
+        where="Thread (a mention), DM, both, or off",
+        digest="A daily DM of your games to play",
+        digest_hour="The hour it comes, 0-23 in your time zone (default 8)",
+        timezone="Your time zone, e.g. Europe/Berlin (default UTC)",
     )
     @app_commands.choices(where=notify_flow.WHERE_CHOICES)
     async def notify(
@@ -141,8 +145,17 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
         interaction: discord.Interaction,
         where: str | None = None,
         digest: bool | None = None,
+        digest_hour: app_commands.Range[int, 0, 23] | None = None,
+        timezone: str | None = None,
     ) -> None:
-        await notify_flow.command(interaction, where, digest)
+        choice = NotifyChoice(where, digest, digest_hour, timezone)
+        await notify_flow.command(interaction, choice)
+
+    @notify.autocomplete("timezone")
+    async def timezone_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await notify_flow.zone_autocomplete(current)
 
     @app_commands.command(description="Claim the win when your opponent has not moved in time")
     @app_commands.describe(game="The game (defaults to this thread's game)")

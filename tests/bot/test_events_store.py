@@ -42,22 +42,24 @@ async def test_an_unknown_event_is_refused_before_anything_is_written(store):
 async def test_notification_settings_and_their_once_only_marks(store):
     assert await store.notify_pref(1, 11) is None
     await store.set_notify_pref(1, 11, route="dm")
-    await store.set_notify_pref(1, 11, digest=True)
+    await store.set_notify_pref(1, 11, digest=True, digest_next=1000)
     pref = await store.notify_pref(1, 11)
-    assert (pref.route, pref.digest, pref.dm_failed, pref.digest_day) == ("dm", True, False, "")
+    assert (pref.route, pref.digest, pref.dm_failed) == ("dm", True, False)
+    assert (pref.digest_hour, pref.digest_zone, pref.digest_next) == (8, "UTC", 1000)
     assert await store.notify_pref(2, 11) is None  # per server
     assert await store.mark_dm_failed(1, 11)
     assert not await store.mark_dm_failed(1, 11)  # told once
     assert (await store.notify_pref(1, 11)).dm_failed
     await store.set_notify_pref(1, 11, route="both", dm_failed=False)
     assert await store.mark_dm_failed(1, 11)  # a new choice: told again
-    await store.set_notify_pref(1, 22)  # defaults
+    await store.set_notify_pref(1, 22)  # defaults: no digest, due "at once" if turned on
     assert (await store.notify_pref(1, 22)).route == "thread"
-    assert [p.user_id for p in await store.digests_due("2027-01-15")] == [11]
-    assert await store.mark_digest_sent(1, 11, "2027-01-15")
-    assert not await store.mark_digest_sent(1, 11, "2027-01-15")  # once a day
-    assert await store.digests_due("2027-01-15") == []
-    assert [p.user_id for p in await store.digests_due("2027-01-16")] == [11]
-    assert not await store.mark_digest_sent(1, 22, "2027-01-16")  # asked for none
+    assert await store.digests_due(999) == []
+    assert [p.user_id for p in await store.digests_due(1000)] == [11]
+    assert await store.mark_digest_sent(1, 11, 1000, 2000)
+    assert not await store.mark_digest_sent(1, 11, 1000, 2000)  # once, whoever tries
+    assert await store.digests_due(1999) == []
+    assert [p.user_id for p in await store.digests_due(2000)] == [11]
+    assert not await store.mark_digest_sent(1, 22, 0, 5)  # asked for none
     with pytest.raises(ValueError):
-        await store.set_notify_pref(1, 11, digest_day="2099-01-01")
+        await store.set_notify_pref(1, 11, digest_day="2099-01-01")  # no such column now

@@ -259,7 +259,7 @@ PLAN_PARAMS = {
     "rematch_of": (1,),
     "game_events": (1,),
     "notify_pref": (GUILD, 11),
-    "digests_due": ("2026-11-25",),
+    "digests_due": (START,),
     "standings_of_user": (GUILD, 11),
     "rating_changes": (1,),
     "leaderboard": (GUILD, "shax", 5, 10),

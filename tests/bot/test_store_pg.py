@@ -253,7 +253,7 @@ PLAN_PARAMS = {
     "rematch_of": (1,),
     "game_events": (1,),
     "notify_pref": (1, 11),
-    "digests_due": ("2026-11-25",),
+    "digests_due": (START,),
     "standings_of_user": (GUILD, 11),
     "rating_changes": (1,),
     "leaderboard": (GUILD, "shax", 5, 10),
@@ -352,8 +352,8 @@ async def test_every_hot_query_uses_its_index(pg_url):
     )
     await sql(
         pg_url,
-        "INSERT INTO notify_prefs (guild_id, user_id, route, digest, digest_day)"
-        " SELECT n % 50, n, 'dm', CASE WHEN n % 100 = 0 THEN 1 ELSE 0 END, '2026-11-24'"
+        "INSERT INTO notify_prefs (guild_id, user_id, route, digest, digest_next)"
+        " SELECT n % 50, n, 'dm', CASE WHEN n % 100 = 0 THEN 1 ELSE 0 END, n * 1000"
         " FROM generate_series(1, 5000) AS n",
     )
     # 30,000 ratings (50 guilds, 6 games) and 40,000 rated results.

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from games import Shax
+from tests.fakes import START
 
 from .helpers import (
     BOARD_BUTTONS,
@@ -195,11 +196,21 @@ async def test_off_sends_nothing_and_both_sends_both(world):
 
 async def test_the_daily_digest_lists_the_games_to_play_once_a_day(world):
     w = world
-    said = refused(await w.alice.slash(w.channel, "game notify", digest=True))
+    # The world starts on 2027-01-15 at 08:00 UTC, 09:00 in Berlin (UTC+1 in winter): 10:00
+    # there is 09:00 UTC, an hour on.
+    said = refused(
+        await w.alice.slash(
+            w.channel, "game notify", digest=True, digest_hour=10, timezone="europe/berlin"
+        )
+    )
+    ten = int(START) + 3600
     assert said.endswith(
-        "a mention in the game's thread; a daily DM of the games where it is your turn."
+        f"a daily DM of the games where it is your turn at 10:00 Europe/Berlin, next <t:{ten}:f>."
     )
     match = await start_game(w)
+    await w.env.advance_time(TICK)
+    assert dms(w.env, w.alice) == []  # not before her hour
+    w.clock.advance(3600)
     await w.env.advance_time(TICK)
     [digest] = dms(w.env, w.alice)
     assert digest.startswith("Your turn in 1 game (2027-01-15):\n")
@@ -211,6 +222,21 @@ async def test_the_daily_digest_lists_the_games_to_play_once_a_day(world):
     await w.env.advance_time(TICK)
     assert len(dms(w.env, w.alice)) == 2
     assert dms(w.env, w.bob) == []  # Bob asked for none
+
+
+async def test_an_unknown_time_zone_is_refused_and_changes_nothing(world):
+    w = world
+    refused(await w.alice.slash(w.channel, "game notify", digest=True))
+    said = refused(await w.alice.slash(w.channel, "game notify", timezone="Mars/Olympus"))
+    assert said.startswith("`Mars/Olympus` is not a time zone I know")
+    said = refused(await w.alice.slash(w.channel, "game notify"))
+    assert said.endswith(f"at 08:00 UTC, next <t:{int(START + DAY)}:f>.")
+
+
+async def test_the_time_zone_option_suggests_zones(world):
+    w = world
+    suggested = await w.alice.autocomplete(w.channel, "game notify", "timezone", "berl")
+    assert [choice["value"] for choice in suggested][:1] == ["Europe/Berlin"]
 
 
 async def test_a_reminder_goes_by_dm_and_falls_back_with_closed_dms(world):
