@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import time as clock_time
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 if TYPE_CHECKING:
     from .service import GameService, Notice
@@ -86,10 +86,20 @@ def zone_suggestions(text: str, limit: int = 25) -> list[str]:
     return sorted(found, key=place_first)[:limit]
 
 
+def zone_info(zone: str) -> ZoneInfo:
+    """The stored zone; UTC where this machine does not know it (a zone chosen on another
+    machine of the deployment, with another time-zone database): one player's odd zone must
+    not stop the digest scan for everyone."""
+    try:
+        return ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(DEFAULT_ZONE)
+
+
 def next_digest(after: float, hour: int, zone: str) -> int:
     """The first moment after ``after`` that is ``hour``:00 in ``zone`` (Unix seconds).
     On a day that skips that hour (summer time begins), the moment the clock jumps to."""
-    tz = ZoneInfo(zone)
+    tz = zone_info(zone)
     day = datetime.fromtimestamp(after, tz).date()
     for date in (day, day + timedelta(days=1)):
         moment = datetime.combine(date, clock_time(hour), tzinfo=tz).timestamp()
@@ -100,7 +110,7 @@ def next_digest(after: float, hour: int, zone: str) -> int:
 
 def day_of(moment: float, zone: str) -> str:
     """The player's day of ``moment``, as their digest names it: ``2026-11-25``."""
-    return datetime.fromtimestamp(moment, ZoneInfo(zone)).strftime("%Y-%m-%d")
+    return datetime.fromtimestamp(moment, zone_info(zone)).strftime("%Y-%m-%d")
 
 
 async def settings(service: GameService, guild_id: int, user_id: int) -> NotifySettings:

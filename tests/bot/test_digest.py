@@ -62,6 +62,12 @@ def test_across_the_autumn_change_a_digest_a_day_at_the_same_local_hour():
     ]
 
 
+@pytest.mark.parametrize("stored", ["Mars/Olympus", "../../etc/passwd", ""])
+def test_a_stored_zone_this_machine_does_not_know_counts_as_utc(stored):
+    # 10:00 UTC after 08:00 UTC on 15 January, rather than an error for every digest.
+    assert next_digest(utc(2027, 1, 15, 8), 10, stored) == utc(2027, 1, 15, 10)
+
+
 @pytest.mark.parametrize(
     ("typed", "name"),
     [
