@@ -64,8 +64,8 @@ def step_lines() -> list[str]:
     100 to 130 then ◀ back ten, on the 200-ply game; the first ask (a whole replay) apart."""
     from types import SimpleNamespace
 
-    from bot.records import replay_frame
-    from bot.service import default_renderer
+    from bot.domain.records import replay_frame
+    from bot.domain.service import default_renderer
 
     lines = [f"Replay button step, {PLIES}-ply game, render included ({machine_load()})"]
     for number, key in enumerate(GAMES, start=1):

@@ -31,8 +31,8 @@ import time
 from pathlib import Path
 
 from bot.config import Settings
-from bot.service import BoardView, GameService
-from bot.store import Store
+from bot.domain.service import BoardView, GameService
+from bot.storage.sqlite import Store
 
 from .service import seeded_roller, start_game
 from .timing import percentile
@@ -57,7 +57,7 @@ def make_service(store: Store, mode: str, rng: random.Random) -> GameService:
     settings = Settings(db_path=":unused:")
     if mode == "threads":
         return GameService(store, settings=settings, roller=roller)
-    from bot.workers import Workers
+    from bot.runtime.workers import Workers
 
     return GameService(store, settings=settings, roller=roller, workers=Workers())
 
@@ -155,7 +155,7 @@ def rss_mib(pid: int) -> float:
 
 async def pool_costs(calls: int = 300) -> list[str]:
     """What the pool costs: memory of idle workers, and a job's round trip."""
-    from bot.workers import Workers, echo, show
+    from bot.runtime.workers import Workers, echo, show
 
     workers = Workers()
     try:

@@ -26,10 +26,10 @@ from pathlib import Path
 
 from bot.app import search_processes
 from bot.config import Settings
-from bot.opponent import Opponent
-from bot.service import BoardView, GameService
-from bot.store import Store
-from bot.workers import Workers
+from bot.domain.opponent import Opponent
+from bot.domain.service import BoardView, GameService
+from bot.runtime.workers import Workers
+from bot.storage.sqlite import Store
 from games import Game, new_game
 from search import bot_turn
 from search.arena import percentile

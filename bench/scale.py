@@ -40,9 +40,9 @@ import time
 from pathlib import Path
 
 from bot.config import Settings
-from bot.service import GameService
+from bot.domain.service import GameService
+from bot.runtime.workers import Workers
 from bot.storage import is_postgres, open_store
-from bot.workers import Workers
 
 from .timing import machine_load, percentile
 
@@ -136,7 +136,7 @@ def moves_with(url: str, processes: int, seconds: float, games: int = 20) -> dic
 
 # The games finished games are copies of, by share (in tenths): Shax the most played, then
 # Tchela and Chebache, then Šačidjun (two players), Poron Jikaida and Pastang, each rated
-# apart (bot/ratings.py).
+# apart (bot/domain/ratings.py).
 FINISHED_KINDS = (
     ("shax", (), 3),
     ("tchela", (), 2),

@@ -19,8 +19,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from bot.config import Settings
-from bot.service import GameService
-from bot.store import Store
+from bot.domain.service import GameService
+from bot.storage.sqlite import Store
 from cogs.play import move_autocomplete
 from games import DiceSpec
 

@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bot.config import Settings
-from bot.service import GameService
-from bot.store import MIGRATIONS, Store, encode_state
+from bot.domain.service import GameService
+from bot.storage.sqlite import MIGRATIONS, Store, encode_state
 from cogs.shared import LIST_LIMIT
 from games import GAMES, Game, new_game
 
@@ -154,7 +154,7 @@ def durability_lines(folder: Path, rounds: int = 2) -> list[str]:
     cost = sum(writes["FULL"]) / rounds - sum(writes["NORMAL"]) / rounds
     lines.append(
         f"  FULL costs {cost:.2f} ms per write; the store uses FULL"
-        " (SYNCHRONOUS in bot/store.py says why)"
+        " (SYNCHRONOUS in bot/storage/sqlite.py says why)"
     )
     return lines
 

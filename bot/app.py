@@ -19,14 +19,13 @@ from dataclasses import replace
 import discord
 from discord.ext import commands, tasks
 
+from bot.config import Settings
+from bot.domain.opponent import Opponent
+from bot.domain.service import GameService, Notice
+from bot.runtime.workers import Workers
+from bot.storage import GameStore, open_store
+from bot.storage.sqlite import StoreError
 from games import DiceSpec
-
-from .config import Settings
-from .opponent import Opponent
-from .service import GameService, Notice
-from .storage import GameStore, open_store
-from .store import StoreError
-from .workers import Workers
 
 log = logging.getLogger("idzeva")
 
@@ -166,7 +165,7 @@ class IdzevaBot(commands.Bot):
 
     async def post_notices(self) -> None:
         """Post the notices that are due: each by one process, and again by another if this
-        one dies before it is sent (bot/jobs.py)."""
+        one dies before it is sent (bot/domain/jobs.py)."""
         from cogs.notices import post_notice
 
         async def send(notice: Notice) -> None:

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import ServiceError
+from bot.domain.service import ServiceError
 
 from . import play
 from .ui import answer_error, mention

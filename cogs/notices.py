@@ -7,7 +7,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.service import Notice, ServiceError
+from bot.domain.service import Notice, ServiceError
 
 from .notify import deliver, send_dm
 from .ui import (

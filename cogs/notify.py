@@ -1,5 +1,5 @@
 """``/game notify`` and the delivery of "your turn" where each player chose
-(``bot/notify.py``): the board's mention, a DM, both or neither; a DM that fails falls back
+(``bot/domain/notify.py``): the board's mention, a DM, both or neither; a DM that fails falls back
 to the game's thread and says so once."""
 
 from __future__ import annotations
@@ -10,8 +10,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.notify import DEFAULT_HOUR, DEFAULT_ZONE, NotifyChoice, NotifySettings, zone_suggestions
-from bot.service import BoardView, ServiceError
+from bot.domain.notify import (
+    DEFAULT_HOUR,
+    DEFAULT_ZONE,
+    NotifyChoice,
+    NotifySettings,
+    zone_suggestions,
+)
+from bot.domain.service import BoardView, ServiceError
 
 from . import play
 from .ui import answer_error, home_channel, mention, send_in, tell

@@ -1,5 +1,5 @@
 """The bot opponent on Discord: after any board where the bot is to act, it acts and posts
-its own board, showing itself typing while it thinks (``bot/opponent.py`` does the acting).
+its own board, showing itself typing while it thinks (``bot/domain/opponent.py`` does the acting).
 
 Each game has at most one task playing the bot's turns in this process; the task goes on
 while the bot is to act (its roll, then its move; in Šačidjun its next seat), and ends at
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.service import BoardView, ChallengeView, ServiceError
-from bot.takebacks import TakebackView
+from bot.domain.service import BoardView, ChallengeView, ServiceError
+from bot.domain.takebacks import TakebackView
 
 from .ui import (
     board_message,
@@ -141,7 +141,7 @@ async def answer_draw(
     bot: IdzevaBot, board: BoardView, offerer_id: int, offer: discord.Message | None
 ) -> None:
     """A draw offered to the bot's side: it answers at once where it alone answers
-    (bot/opponent.py says how); an accepted draw posts the final board."""
+    (bot/domain/opponent.py says how); an accepted draw posts the final board."""
     opponent = bot.opponent
     if opponent is None:
         return
@@ -169,7 +169,7 @@ RATED_NO_TAKEBACK = "a rated game (challenge the bot with rated:False to take mo
 async def answer_takeback(
     bot: IdzevaBot, view: TakebackView, guild_id: int, request: discord.Message | None
 ) -> None:
-    """A takeback asked of the bot's side: it answers at once (bot/opponent.py says how)."""
+    """A takeback asked of the bot's side: it answers at once (bot/domain/opponent.py says how)."""
     opponent = bot.opponent
     if opponent is None:
         return

@@ -20,8 +20,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.clocks import TIME_CHOICES as TIMES
-from bot.service import ServiceError
+from bot.domain.clocks import TIME_CHOICES as TIMES
+from bot.domain.service import ServiceError
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 ID_PATTERN = r"[0-9]{1,19}"  # for DynamicItem templates; parse_id still checks the range

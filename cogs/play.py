@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.service import (
+from bot.domain.service import (
     BoardView,
     ChallengeView,
     GameService,
@@ -222,7 +222,7 @@ async def challenge(
     bot's level when it is challenged (it accepts at once), rated, and the time per move."""
     opponent, level, rated, time = shared.opponent, shared.level, shared.rated, shared.time
     svc = service(interaction)
-    if not rated:  # absent means rated (bot/ratings.py)
+    if not rated:  # absent means rated (bot/domain/ratings.py)
         options = {**(options or {}), "rated": False}
     invited = [user for user in (opponent, partner, opponent_partner) if user is not None]
     if level is not None:

@@ -1,6 +1,6 @@
 """The Rematch button of a finished game's board: the same challenge with sides swapped,
 posted where the game's challenge was (the game's channel, not its thread: a game's thread
-holds that game only). The rules are in bot/challenges.py."""
+holds that game only). The rules are in bot/domain/challenges.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.service import ServiceError
+from bot.domain.service import ServiceError
 
 from . import opponent as opponent_side
 from .play import guild_id, service, start_game

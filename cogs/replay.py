@@ -11,8 +11,8 @@ import logging
 
 import discord
 
-from bot.records import ReplayFrame
-from bot.service import ServiceError
+from bot.domain.records import ReplayFrame
+from bot.domain.service import ServiceError
 
 from . import play
 from .options import ID_PATTERN

@@ -10,9 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clocks import GRACE_CHOICES, TIME_CHOICES
-from bot.server_settings import ServerSettings
-from bot.service import ServiceError
+from bot.domain.clocks import GRACE_CHOICES, TIME_CHOICES
+from bot.domain.server_settings import ServerSettings
+from bot.domain.service import ServiceError
 from games import GAMES
 
 from . import play

@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.notify import NotifyChoice
-from bot.ratings import rated_game_title, rated_games
-from bot.service import ServiceError
+from bot.domain.notify import NotifyChoice
+from bot.domain.ratings import rated_game_title, rated_games
+from bot.domain.service import ServiceError
 from games import GAMES
 
 from . import notify as notify_flow

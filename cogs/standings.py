@@ -6,14 +6,14 @@ import io
 
 import discord
 
-from bot.ratings import (
+from bot.domain.ratings import (
     Leaderboard,
     Stats,
     label,
     rated_game_title,
     sign,
 )
-from bot.service import ServiceError
+from bot.domain.service import ServiceError
 
 from . import play
 from .ui import answer_error, clip, message_link

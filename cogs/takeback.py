@@ -1,12 +1,12 @@
 """``/game takeback`` and the board's Takeback button: ask, then the other side's answer
-(``bot/takebacks.py`` decides everything; this only shows it)."""
+(``bot/domain/takebacks.py`` decides everything; this only shows it)."""
 
 from __future__ import annotations
 
 import discord
 
-from bot.service import ServiceError
-from bot.takebacks import TakebackView
+from bot.domain.service import ServiceError
+from bot.domain.takebacks import TakebackView
 
 from . import opponent as opponent_side
 from . import play

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.clocks import describe
-from bot.service import BoardView, ChallengeView, ServiceError, StaleBoard, natural_key
+from bot.domain.clocks import describe
+from bot.domain.service import BoardView, ChallengeView, ServiceError, StaleBoard, natural_key
 
 from .options import parse_id
 

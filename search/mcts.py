@@ -730,7 +730,7 @@ def bot_turn(
     saved: str, level: str = DEFAULT_LEVEL, seed: int | None = None, iterations: int | None = None
 ) -> list[str]:
     """The bot's whole turn in a saved game (``Game.to_json()``): a top-level function over
-    plain values, for a worker process (``bot.workers``) to run off the event loop."""
+    plain values, for a worker process (``bot.runtime.workers``) to run off the event loop."""
     from games import load_game
 
     return Search(level, seed, iterations).choose_turn(load_game(saved))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.store_pg import PostgresStore
+from bot.storage.postgres import PostgresStore
 
 TEMPLATE = "idzeva_template"
 

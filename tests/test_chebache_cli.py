@@ -7,7 +7,7 @@ import io
 import pytest
 
 import games
-from bot.cli import main
+from bot.cli.main import main
 from games.chebache import Chebache
 
 

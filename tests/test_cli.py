@@ -11,7 +11,7 @@ import sys
 import pytest
 from PIL import Image
 
-from bot.cli import HotSeat, main
+from bot.cli.main import HotSeat, main
 from games import new_game
 
 ALL_POINTS = "a1 a4 a7 b2 b4 b6 c3 c4 c5 d1 d2 d3 d5 d6 d7 e3 e4 e5 f2 f4 f6 g1 g4 g7".split()
@@ -78,7 +78,7 @@ def test_show_prints_board_and_status_and_writes_png(tmp_path):
 
 def test_console_script_exit_code_for_illegal_move():
     result = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "legal", "shax", "zz9"],
+        [sys.executable, "-m", "bot.cli.main", "legal", "shax", "zz9"],
         capture_output=True,
         text=True,
         check=False,
@@ -228,7 +228,7 @@ def test_play_out_folder_that_cannot_be_made_is_one_line_exit_2(tmp_path, capsys
 def test_legal_into_a_closed_pipe_prints_no_traceback():
     # `idzeva legal jikaida | head -0`: the reader is gone before the first write.
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "legal", "jikaida"],
+        [sys.executable, "-m", "bot.cli.main", "legal", "jikaida"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -251,7 +251,7 @@ def test_play_interrupted_with_ctrl_c_exits_130_without_a_traceback(tmp_path, mo
 
 def test_a_terminal_without_unicode_gets_question_marks_not_a_traceback():
     result = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "show", "sachi"],
+        [sys.executable, "-m", "bot.cli.main", "show", "sachi"],
         capture_output=True,
         env={**os.environ, "PYTHONIOENCODING": "ascii"},
         check=False,

@@ -1,11 +1,11 @@
-"""bot/clocks.py: the deadline arithmetic, with values worked out by hand."""
+"""bot/domain/clocks.py: the deadline arithmetic, with values worked out by hand."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import clocks
-from bot.clocks import DAY, HOUR
+from bot.domain import clocks
+from bot.domain.clocks import DAY, HOUR
 
 # (time per move, first reminder, last reminder): T/2, then max(0.9 T, T - 1 day).
 REMINDERS = [

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games
-from bot.cli import main
+from bot.cli.main import main
 from games import IllegalMove, load_game
 from games.jikaida import Jikaida
 

@@ -257,7 +257,7 @@ def test_replay_from_an_earlier_ply_is_the_same_as_from_the_start(key):
 def test_replay_steps_from_checkpoints_match_a_replay_from_the_start():
     from types import SimpleNamespace
 
-    from bot.records import CHECKPOINT_EVERY, replay_frame
+    from bot.domain.records import CHECKPOINT_EVERY, replay_frame
     from render import render_png
 
     game = random_game("chebache", 12, 3 * CHECKPOINT_EVERY)

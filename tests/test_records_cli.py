@@ -8,8 +8,8 @@ import json
 import pytest
 from PIL import Image
 
-import bot.cli
-from bot.cli import HotSeat, main
+import bot.cli.main
+from bot.cli.main import HotSeat, main
 from games import new_game
 
 
@@ -76,7 +76,7 @@ def test_replay_gif_has_a_frame_per_ply(shax_record, tmp_path):
 def test_play_load_continues_from_the_record(shax_record, tmp_path, monkeypatch):
     again = tmp_path / "again.json"
     lines = iter(["undo", "d7", f"record {again}", "quit"])
-    monkeypatch.setattr(bot.cli, "_input_lines", lambda: lines)
+    monkeypatch.setattr(bot.cli.main, "_input_lines", lambda: lines)
     code, text = run("play", "shax", "--load", str(shax_record), "--out", str(tmp_path / "i"))
     assert code == 0
     assert "Took back the last move." in text

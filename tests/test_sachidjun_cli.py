@@ -7,7 +7,7 @@ import io
 import pytest
 
 import games
-from bot.cli import HotSeat, main
+from bot.cli.main import HotSeat, main
 from games.sachidjun import Sachidjun
 
 

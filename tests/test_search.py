@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.cli import main
+from bot.cli.main import main
 from games import Game, new_game
 from games.chebache import Chebache
 from games.jikaida import Jikaida, P

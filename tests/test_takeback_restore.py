@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from bot.service import NotAllowed
-from bot.takebacks import plan_for, restored
+from bot.domain.service import NotAllowed
+from bot.domain.takebacks import plan_for, restored
 from games import GAMES, new_game
 
 SETUPS = [(key, None) for key in GAMES] + [("sachidjun", 3), ("sachidjun", 4)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from bot.cli import HotSeat, main
+from bot.cli.main import HotSeat, main
 from games import new_game
 
 # From a full row every opening is legal; the store choice only for h = 5..9 (hand-worked in

@@ -25,10 +25,10 @@ import sys
 import time
 
 from bot.config import Settings
-from bot.jobs import Outbox
-from bot.service import GameService, Notice
+from bot.domain.jobs import Outbox
+from bot.domain.service import GameService, Notice
+from bot.runtime.workers import Workers
 from bot.storage import open_store
-from bot.workers import Workers
 
 GUILD = 1_100_000_000_000_000_001
 

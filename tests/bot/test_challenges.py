@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from bot.service import NotAllowed, NotFound, ServiceError
+from bot.domain.service import NotAllowed, NotFound, ServiceError
 from games import Shax
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, HOUR, START, raw_sql, start_game

@@ -14,8 +14,8 @@ import asyncio
 import pytest
 
 from bot.config import Settings
-from bot.jobs import LEASE_SECONDS
-from bot.service import GameService, NotAllowed, ServiceError
+from bot.domain.jobs import LEASE_SECONDS
+from bot.domain.service import GameService, NotAllowed, ServiceError
 from bot.storage import open_store
 
 from .conftest import (

@@ -7,8 +7,8 @@ import pytest
 
 import games
 from bot.config import Settings
-from bot.service import GameService, IllegalMoveError, NotAllowed
-from bot.store import Store
+from bot.domain.service import GameService, IllegalMoveError, NotAllowed
+from bot.storage.sqlite import Store
 from games.base import DiceSpec, Game
 
 from .conftest import ALICE, BOB, GUILD, fake_renderer, start_game, stored_log

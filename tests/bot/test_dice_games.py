@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from bot.service import IllegalMoveError, NotAllowed, RollDue
-from bot.store import decode_state
+from bot.domain.service import IllegalMoveError, NotAllowed, RollDue
+from bot.storage.sqlite import decode_state
 from cogs.ui import RollButton, board_content, board_embed, board_view
 from games import Chebache
 from tests.fakes import QueuedRoller

@@ -1,4 +1,4 @@
-"""The daily digest at each player's hour in their time zone (``bot/notify.py``): when it is
+"""The daily digest at each player's hour in their time zone (``bot/domain/notify.py``): when it is
 due, once across processes, refused inputs, and the migration that keeps old players' time.
 
 The expected moments are worked out by hand from the zones' UTC offsets (Berlin is UTC+1 in
@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot import notify
-from bot.notify import NotifyChoice, next_digest, time_zone, zone_suggestions
-from bot.service import ServiceError
-from bot.store import MIGRATIONS, Store
-from bot.store_pg import MIGRATIONS as PG_MIGRATIONS
-from bot.store_pg import PostgresStore
+from bot.domain import notify
+from bot.domain.notify import NotifyChoice, next_digest, time_zone, zone_suggestions
+from bot.domain.service import ServiceError
+from bot.storage.postgres import MIGRATIONS as PG_MIGRATIONS
+from bot.storage.postgres import PostgresStore
+from bot.storage.sqlite import MIGRATIONS, Store
 
 from .conftest import ALICE, BOB, DAY, GUILD, HOUR, START, in_thread, raw_sql, start_game
 

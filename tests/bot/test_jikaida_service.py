@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import BoardView, GameService, ServiceError
+from bot.domain.service import BoardView, GameService, ServiceError
 from tests.fakes import QueuedRoller
 
 from .conftest import ALICE, BOB, CHANNEL, GUILD

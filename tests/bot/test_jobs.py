@@ -1,9 +1,9 @@
-"""The outbox of once-only work (bot/jobs.py), on both backends: leases, retries, and the
+"""The outbox of once-only work (bot/domain/jobs.py), on both backends: leases, retries, and the
 deadline tick sending through it."""
 
 from __future__ import annotations
 
-from bot.jobs import KEEP_DONE_SECONDS, Outbox, once
+from bot.domain.jobs import KEEP_DONE_SECONDS, Outbox, once
 
 from .conftest import DAY, raw_sql, start_game
 

@@ -9,10 +9,10 @@ import json
 import asyncpg
 import pytest
 
-from bot.cli import main
-from bot.events import GameEvent
-from bot.store import Store, rate_finished
-from bot.store_pg import PostgresStore
+from bot.cli.main import main
+from bot.domain.events import GameEvent
+from bot.storage.postgres import PostgresStore
+from bot.storage.sqlite import Store, rate_finished
 from games import Shax
 
 from .conftest import START, in_thread

@@ -15,11 +15,11 @@ import os
 import pytest
 
 from bot.config import Settings
-from bot.opponent import Opponent, draw_accepted
-from bot.service import BoardView, ChallengeView, GameService, NotAllowed, ServiceError
+from bot.domain.opponent import Opponent, draw_accepted
+from bot.domain.service import BoardView, ChallengeView, GameService, NotAllowed, ServiceError
+from bot.runtime.workers import Workers
 from bot.storage import open_store
-from bot.store import decode_state
-from bot.workers import Workers
+from bot.storage.sqlite import decode_state
 from games import DiceSpec, load_game
 from search import bot_turn
 
@@ -530,7 +530,7 @@ async def test_in_a_rated_game_the_bot_accepts_a_draw_where_it_is_clearly_behind
         judged.append((seat, level))
         return 0.3
 
-    monkeypatch.setattr("bot.opponent.share_of", behind)
+    monkeypatch.setattr("bot.domain.opponent.share_of", behind)
     board = await bot_game(service, first="them", options={"level": "hard"})
     await service.offer_draw(board.game_id, ALICE, guild_id=GUILD)
     accepted = await opponent.answer_draw(board.game_id, GUILD, ALICE)

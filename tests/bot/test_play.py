@@ -4,7 +4,7 @@ import json
 import pytest
 
 from bot.config import Settings
-from bot.service import (
+from bot.domain.service import (
     CorruptGame,
     GameService,
     IllegalMoveError,
@@ -14,7 +14,7 @@ from bot.service import (
     StaleBoard,
 )
 from bot.storage import open_store
-from bot.store import decode_state
+from bot.storage.sqlite import decode_state
 from games import Shax
 
 from .conftest import (

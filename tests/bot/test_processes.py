@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.jobs import Outbox
+from bot.domain.jobs import Outbox
 
 from .conftest import ALICE, BOB, CHANNEL, DAY, GUILD, START, start_game
 

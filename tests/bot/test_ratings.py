@@ -1,4 +1,4 @@
-"""Ratings (bot/ratings.py): hand-worked updates checked against OpenSkill, the teams the
+"""Ratings (bot/domain/ratings.py): hand-worked updates checked against OpenSkill, the teams the
 engines make, and the store writing them with the game's final move, once.
 
 The hand-worked values follow Weng and Lin's Algorithm 4 (Plackett-Luce) as written in the
@@ -17,8 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot import store as store_module
-from bot.ratings import (
+from bot.domain.ratings import (
     BOT_ANCHORS,
     MODEL,
     TOTAL,
@@ -34,7 +33,8 @@ from bot.ratings import (
     rating_game,
     shown,
 )
-from bot.store import RATED_SINCE, Store
+from bot.storage import sqlite as store_module
+from bot.storage.sqlite import RATED_SINCE, Store
 from games import Sachidjun, Shax
 
 from .conftest import ALICE, BOB, CAROL, GUILD, START, in_thread, start_game
@@ -309,7 +309,7 @@ async def test_stats_and_leaderboard(service, store, clock):
 
 async def open_at(url: str, migrations):
     if url.startswith("postgresql"):
-        from bot.store_pg import PostgresStore
+        from bot.storage.postgres import PostgresStore
 
         return await PostgresStore.open(url, migrations)
     return await Store.open(url, migrations)
@@ -329,7 +329,7 @@ def fresh_url(backend, tmp_path, request):
 
 async def test_the_upgrade_rates_finished_games_in_the_order_they_ended(fresh_url):
     store_url = fresh_url
-    from bot import store_pg
+    from bot.storage import postgres as store_pg
 
     old = (store_pg if store_url.startswith("postgresql") else store_module).MIGRATIONS
     before = await open_at(store_url, old[: RATED_SINCE - 1])
@@ -399,7 +399,7 @@ async def test_the_upgrade_rates_finished_games_in_the_order_they_ended(fresh_ur
 
 async def put_standings(store, standings: list[Standing]) -> None:
     """Write ratings rows directly (as many games rated would leave them)."""
-    from bot.store import STANDING_COLUMNS, standing_values
+    from bot.storage.sqlite import STANDING_COLUMNS, standing_values
 
     values = [standing_values(s) for s in standings]
     if hasattr(store, "_pool"):

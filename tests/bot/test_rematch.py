@@ -1,4 +1,4 @@
-"""Rematches and open challenges through the service and the store (bot/challenges.py).
+"""Rematches and open challenges through the service and the store (bot/domain/challenges.py).
 
 Every expected seating below is worked out by hand from the rule "sides swapped": each
 player takes the other's seat in a two-seat game (whatever else the game had stays, so the
@@ -11,10 +11,17 @@ import asyncio
 
 import pytest
 
-from bot.service import BoardView, ChallengeView, GameService, NotAllowed, NotFound, ServiceError
-from bot.store import MIGRATIONS, Store
-from bot.store_pg import MIGRATIONS as PG_MIGRATIONS
-from bot.store_pg import PostgresStore
+from bot.domain.service import (
+    BoardView,
+    ChallengeView,
+    GameService,
+    NotAllowed,
+    NotFound,
+    ServiceError,
+)
+from bot.storage.postgres import MIGRATIONS as PG_MIGRATIONS
+from bot.storage.postgres import PostgresStore
+from bot.storage.sqlite import MIGRATIONS, Store
 from tests.fakes import QueuedRoller
 
 from .conftest import (

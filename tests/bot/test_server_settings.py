@@ -3,8 +3,8 @@ and stored values that are damaged (issue 16)."""
 
 import pytest
 
-from bot.server_settings import ServerSettings
-from bot.service import NotAllowed, ServiceError
+from bot.domain.server_settings import ServerSettings
+from bot.domain.service import NotAllowed, ServiceError
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, HOUR, OTHER_GUILD, raw_sql
 

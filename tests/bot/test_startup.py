@@ -8,7 +8,7 @@ import os
 import pytest
 
 from bot import app
-from bot.store import Store
+from bot.storage.sqlite import Store
 
 from .test_store import damage
 

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from bot.storage import open_store
-from bot.store import (
+from bot.storage.sqlite import (
     MIGRATIONS,
     QUERIES,
     Store,

@@ -12,10 +12,10 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot import store as sqlite_store
 from bot.storage import open_store, sqlite_path
-from bot.store import Store, StoreError
-from bot.store_pg import MIGRATIONS, QUERIES, PostgresStore, display_url
+from bot.storage import sqlite as sqlite_store
+from bot.storage.postgres import MIGRATIONS, QUERIES, PostgresStore, display_url
+from bot.storage.sqlite import Store, StoreError
 
 from .conftest import START, in_thread
 from .test_store import GUILD, insert_game, one_line, shax_state

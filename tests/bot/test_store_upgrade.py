@@ -8,8 +8,8 @@ import random
 import sqlite3
 
 from bot.config import Settings
-from bot.service import GameService
-from bot.store import MIGRATIONS, Store, decode_state
+from bot.domain.service import GameService
+from bot.storage.sqlite import MIGRATIONS, Store, decode_state
 from games import GAMES, Game, load_game, new_game
 
 from .conftest import START, fake_renderer, raw_sql

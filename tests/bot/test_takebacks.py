@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from bot.service import GameService, NotAllowed, NotFound, ServiceError
-from bot.takebacks import LAPSED
+from bot.domain.service import GameService, NotAllowed, NotFound, ServiceError
+from bot.domain.takebacks import LAPSED
 from games.record import RECORD_VERSION, load_record
 from tests.discord.helpers import SHAX_WIN
 from tests.fakes import QueuedRoller

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import NotFound, natural_key
+from bot.domain.service import NotFound, natural_key
 from games import Tchela
 
 from .conftest import ALICE, BOB, CHANNEL, GUILD, OTHER_GUILD, start_game

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import (
+from bot.domain.service import (
     BoardView,
     ChallengeView,
     GameService,

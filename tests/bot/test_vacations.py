@@ -1,9 +1,9 @@
 """Vacations through the service: a player's clocks wait in all their games in the server,
-and nobody else's (issue 16). Times worked out by hand from the rules in bot/vacations.py."""
+and nobody else's (issue 16). Times worked out by hand from the rules in bot/domain/vacations.py."""
 
 import pytest
 
-from bot.service import NotAllowed, ServiceError
+from bot.domain.service import NotAllowed, ServiceError
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, OTHER_GUILD
 

@@ -13,8 +13,8 @@ import signal
 import pytest
 
 from bot.config import Settings
-from bot.service import GameService, IllegalMoveError, NotAllowed
-from bot.workers import Workers, echo
+from bot.domain.service import GameService, IllegalMoveError, NotAllowed
+from bot.runtime.workers import Workers, echo
 from games import DiceSpec, Jikaida
 
 from .conftest import ALICE, BOB, GUILD, start_game
@@ -93,7 +93,7 @@ async def test_a_failed_render_is_logged_here_with_the_workers_traceback(
         raise RuntimeError("no ink")
 
     service = GameService(store, settings=Settings(), clock=clock, roller=roller, renderer=broken)
-    with caplog.at_level(logging.ERROR, logger="bot.service"):
+    with caplog.at_level(logging.ERROR, logger="bot.domain.service"):
         board = await start_game(service)
     assert board.image == b"" and board.status == "White to place (12 in hand)"
     (record,) = caplog.records

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import pytest
 from simcord import ChannelHandle, MemberActor
 
-from bot.service import natural_key
+from bot.domain.service import natural_key
 from games import Chebache, DiceSpec
 from render import RENDERERS
 from tests.fakes import QueuedRoller

@@ -56,7 +56,7 @@ async def test_a_process_without_shard_0_leaves_the_sync_to_the_one_with_it():
 
 
 def test_idzeva_sync_without_a_token_says_how_to_get_one(monkeypatch, tmp_path, capsys):
-    from bot.cli import main
+    from bot.cli.main import main
 
     monkeypatch.chdir(tmp_path)  # no .env
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)

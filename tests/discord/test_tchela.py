@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import pytest
 from simcord import ChannelHandle, MemberActor
 
-from bot.service import natural_key
+from bot.domain.service import natural_key
 from games import Tchela
 from render import RENDERERS
 

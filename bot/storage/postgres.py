@@ -1,11 +1,11 @@
-"""PostgreSQL storage through asyncpg: the same interface and guarantees as ``bot.store.Store``.
+"""PostgreSQL storage through asyncpg: the same interface and guarantees as ``sqlite.Store``.
 
 Several bot processes (shards), possibly on several machines, share one database. The shape
 is SQLite's schema 3, written in PostgreSQL's dialect, and the rows come back as the same
 ``GameRow`` / ``ChallengeRow``: the service does not know which store it talks to.
 
 - Migrations are numbered as SQLite's (``MIGRATIONS`` here has as many entries as
-  ``bot.store.MIGRATIONS``); the schema version is the one row of ``idzeva_schema``. Each
+  ``bot.storage.sqlite.MIGRATIONS``); the schema version is the one row of ``idzeva_schema``. Each
   migration runs in its own transaction under an advisory lock, so processes starting
   together upgrade once.
 - Every write is one statement or one transaction: ``update_game`` succeeds only for the
@@ -27,11 +27,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from games.base import LogEntry
-
-from .events import GameEvent
-from .ratings import TOTAL, Change, RatingJob, Standing, rated_games
-from .store import (
+from bot.domain.events import GameEvent
+from bot.domain.ratings import TOTAL, Change, RatingJob, Standing, rated_games
+from bot.storage.sqlite import (
     CHALLENGE_COLUMNS,
     CHANGE_COLUMNS,
     CLOCK_COLUMNS,
@@ -56,6 +54,7 @@ from .store import (
     rate_finished,
     standing_values,
 )
+from games.base import LogEntry
 
 # Migration N here does what SQLite's migration N does, in PostgreSQL's dialect. No
 # PostgreSQL database predates schema 3, so the state column is BYTEA (compressed) from 1.
@@ -173,7 +172,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
     """,
-    # 5: the outbox of once-only work and shared values (see bot/store.py).
+    # 5: the outbox of once-only work and shared values (see bot/storage/sqlite.py).
     """
     CREATE TABLE jobs (
         key TEXT PRIMARY KEY,
@@ -227,7 +226,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX notify_prefs_digest ON notify_prefs (digest_day) WHERE digest = 1;
     """,
-    # 8: ratings (bot/ratings.py).
+    # 8: ratings (bot/domain/ratings.py).
     RATINGS_MIGRATION := """
     CREATE TABLE ratings (
         guild_id BIGINT NOT NULL,
@@ -265,7 +264,7 @@ MIGRATIONS: list[str] = [
     CREATE INDEX history_of_user_game
         ON rating_history (guild_id, user_id, game, finished_at DESC, game_id DESC);
     """,
-    # 9: correspondence clocks, server settings, vacations (see bot/store.py).
+    # 9: correspondence clocks, server settings, vacations (see bot/storage/sqlite.py).
     """
     ALTER TABLE games ADD COLUMN timeout_at DOUBLE PRECISION;
     ALTER TABLE games ADD COLUMN paused_until DOUBLE PRECISION;
@@ -290,7 +289,7 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, user_id, year)
     );
     """,
-    # 10: the daily digest at each player's hour, in their time zone (see bot/store.py).
+    # 10: the daily digest at each player's hour, in their time zone (see bot/storage/sqlite.py).
     """
     DROP INDEX notify_prefs_digest;
     ALTER TABLE notify_prefs
@@ -323,7 +322,7 @@ _LISTED_GAME = (
     " ELSE games.state END AS state"
 )
 
-# The same queries as ``bot.store.QUERIES``, by the same names.
+# The same queries as ``bot.storage.sqlite.QUERIES``, by the same names.
 QUERIES = {
     "get_game": "SELECT * FROM games WHERE id = $1",
     "game_version": "SELECT guild_id, version FROM games WHERE id = $1",
@@ -934,7 +933,7 @@ class PostgresStore:
 
     # ---- helpers -------------------------------------------------------------
 
-    # ---- jobs (bot/jobs.py) and shared values -----------------------------------------
+    # ---- jobs (bot/domain/jobs.py) and shared values -----------------------------------------
 
     async def add_job(self, key: str, payload: str, now: float, owner: str, lease: float) -> bool:
         """A new job held by ``owner`` until ``now + lease``; False when ``key`` exists."""

@@ -32,10 +32,9 @@ from typing import TYPE_CHECKING, Any
 from openskill.models import PlackettLuce
 
 if TYPE_CHECKING:
+    from bot.storage import GameStore
+    from bot.storage.sqlite import GameRow
     from games import Game
-
-    from .storage import GameStore
-    from .store import GameRow
 
 MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 BASE, SCALE = 1500.0, 60.0  # shown = BASE + SCALE * (mu - mu0)

@@ -7,9 +7,9 @@
 - When the server's grace after it is out too, the game ends on time (recorded as the
   waiting side's claim).
 
-Every notice is a keyed job of the outbox (``bot/jobs.py``), written before the state that
+Every notice is a keyed job of the outbox (``bot/domain/jobs.py``), written before the state that
 made it due is marked, so that several processes ticking together send each once.
-``bot/clocks.py`` stays the pure arithmetic of the clocks (no I/O); this module does the I/O
+``bot/domain/clocks.py`` stays the pure arithmetic of the clocks (no I/O); this module does the I/O
 with what the service gives it: the store, the clock, the outbox, and the service's own
 version-checked write (``apply``) to end a game on time.
 """
@@ -22,12 +22,12 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from . import clocks
-from .actions import _claim_timeout_action, _parse_game, _require_player, _title
-from .jobs import Outbox, once
-from .storage import GameStore
-from .store import ChallengeRow, GameRow
-from .views import Notice, ServiceError
+from bot.domain import clocks
+from bot.domain.actions import _claim_timeout_action, _parse_game, _require_player, _title
+from bot.domain.jobs import Outbox, once
+from bot.domain.views import Notice, ServiceError
+from bot.storage import GameStore
+from bot.storage.sqlite import ChallengeRow, GameRow
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +60,9 @@ class Deadlines:
 
     async def tick(self, send: Send | None, digests: Scan) -> list[Notice]:
         """Expire challenges, remind idle players once per turn, announce claimable games,
-        end games on time; then ``digests`` (bot/notify.py).
+        end games on time; then ``digests`` (bot/domain/notify.py).
 
-        Each notice is a job of the outbox (bot/jobs.py), shared by every process: with
+        Each notice is a job of the outbox (bot/domain/jobs.py), shared by every process: with
         ``send`` (the bot), each is sent, then marked done; one whose sending raised, or left
         by a process that died, is sent by a later tick. Without ``send``, the notices are
         marked done and returned for the caller to post."""
@@ -72,7 +72,7 @@ class Deadlines:
         notices += await self._reminders(now)
         notices += await self._claimables(now)
         notices += await self._timeouts(now)
-        notices += await digests(now)  # marked sent for the day first (bot/notify.py)
+        notices += await digests(now)  # marked sent for the day first (bot/domain/notify.py)
         for notice in notices:
             if send is not None:
                 try:
@@ -90,7 +90,7 @@ class Deadlines:
     async def _notice_once(
         self, notice: Notice, key: str, mark: Callable[[], Awaitable[bool]], done_elsewhere
     ) -> Notice | None:
-        """``notice`` with its key when this process is to send it (bot/jobs.py ``once``)."""
+        """``notice`` with its key when this process is to send it (bot/domain/jobs.py ``once``)."""
         payload = {name: value for name, value in vars(notice).items() if name != "key"}
         if await once(self._outbox, key, payload, mark, done_elsewhere):
             return replace(notice, key=key)
@@ -194,7 +194,7 @@ class Deadlines:
         """End on time the games whose time and grace are out: recorded as a claim by the
         waiting side, once. Like every notice, the announcement is written as a job before
         the game's write (its mark), so a process killed between the two leaves the job to
-        another (bot/jobs.py): the game is then ended by whichever process scans it next,
+        another (bot/domain/jobs.py): the game is then ended by whichever process scans it next,
         and the job waits for that (``cogs.notices.post_timed_out`` shows only a final
         board)."""
         notices = []

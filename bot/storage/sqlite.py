@@ -33,10 +33,9 @@ from typing import Any, Self
 
 import aiosqlite
 
+from bot.domain.events import GameEvent
+from bot.domain.ratings import TOTAL, Change, RatingJob, Standing, rated_games
 from games.base import LogEntry
-
-from .events import GameEvent
-from .ratings import TOTAL, Change, RatingJob, Standing, rated_games
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +157,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
     """,
-    # 5: several processes (bot/jobs.py, bot/app.py).
+    # 5: several processes (bot/domain/jobs.py, bot/app.py).
     # - jobs: the outbox of once-only work (a reminder, a claim notice, an expired
     #   challenge), one row per key; a process holds a job while ``lease_until`` is ahead,
     #   sends it, then sets ``done_at``. A job whose lease ran out undone is taken again.
@@ -182,7 +181,7 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL
     ) WITHOUT ROWID;
     """,
-    # 6: open challenges and rematches (bot/challenges.py).
+    # 6: open challenges and rematches (bot/domain/challenges.py).
     # - opponent_id may be NULL: an open challenge, which the first to accept takes (the
     #   accepting transaction writes their id). SQLite cannot drop a NOT NULL, so the table is
     #   rebuilt with the same columns (nothing refers to challenges; its index is made again).
@@ -227,9 +226,9 @@ MIGRATIONS: list[str] = [
     CREATE UNIQUE INDEX challenges_rematch ON challenges (rematch_of)
         WHERE rematch_of IS NOT NULL AND status IN ('pending', 'accepted');
     """,
-    # 7: a game's event history (``bot/events.py``): the time of every logged action, draw
+    # 7: a game's event history (``bot/domain/events.py``): the time of every logged action, draw
     # offers and takebacks with their answers, written in the same transaction as the action.
-    # And where each player wants "your turn" to reach them in a server (``bot/notify.py``):
+    # And where each player wants "your turn" to reach them in a server (``bot/domain/notify.py``):
     # thread, DM, both or off, whether a DM failed already (told once), the daily digest.
     """
     CREATE TABLE game_events (
@@ -255,7 +254,7 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     CREATE INDEX notify_prefs_digest ON notify_prefs (digest_day) WHERE digest = 1;
     """,
-    # 8: ratings (bot/ratings.py).
+    # 8: ratings (bot/domain/ratings.py).
     RATINGS_MIGRATION := """
     CREATE TABLE ratings (
         guild_id INTEGER NOT NULL,
@@ -293,11 +292,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX history_of_user_game
         ON rating_history (guild_id, user_id, game, finished_at DESC, game_id DESC);
     """,
-    # 9: correspondence clocks (bot/clocks.py). ``reminded`` counts this turn's reminders
+    # 9: correspondence clocks (bot/domain/clocks.py). ``reminded`` counts this turn's reminders
     # and ``remind_at`` is the next one (NULL: none left); ``timeout_at``: when the bot ends
     # the game on time; ``paused_until``: the mover's vacation holds the clock until then.
     # Games already running end on time a day after their deadline. A server's settings
-    # (one JSON object, bot/server_settings.py) and each player's vacations per year.
+    # (one JSON object, bot/domain/server_settings.py) and each player's vacations per year.
     """
     ALTER TABLE games ADD COLUMN timeout_at REAL;
     ALTER TABLE games ADD COLUMN paused_until REAL;
@@ -322,7 +321,7 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, user_id, year)
     );
     """,
-    # 10: the daily digest at the hour each player chose, in their time zone (bot/notify.py).
+    # 10: the daily digest at the hour each player chose, in their time zone (bot/domain/notify.py).
     # ``digest_next`` is when the next one is due (Unix seconds; 0: at once); sending it moves
     # it on, compare-and-set, so a digest goes once whatever the processes. Players who had
     # the digest keep its time: midnight UTC, the next after the day ``digest_day`` marked.
@@ -442,7 +441,7 @@ QUERIES = {
     "guild_standings": "SELECT * FROM ratings WHERE guild_id = ? AND game <> '*'",
     # The overall leaderboard: its top is each game's top (as ``leaderboard``), merged in
     # Python; the caller's place and the counts are counted here, not read out
-    # (bot/ratings.py, ``load_leaderboard``). The counts read the server's ratings in the
+    # (bot/domain/ratings.py, ``load_leaderboard``). The counts read the server's ratings in the
     # table's order (guild, user, game), one group per player.
     "overall_top": " UNION ALL ".join(
         "SELECT * FROM (SELECT * FROM ratings WHERE guild_id = ?1 AND game = "
@@ -631,7 +630,7 @@ class MoveRow:
 
 @dataclass(frozen=True)
 class NotifyRow:
-    """Where "your turn" reaches a player in a server (``bot/notify.py``)."""
+    """Where "your turn" reaches a player in a server (``bot/domain/notify.py``)."""
 
     guild_id: int
     user_id: int
@@ -788,7 +787,7 @@ class Store:
         **columns: Any,
     ) -> bool:
         """Write ``columns`` and bump the version if it is still ``expected_version``, with
-        the game's ``events`` (``bot/events.py``) in the same transaction.
+        the game's ``events`` (``bot/domain/events.py``) in the same transaction.
 
         Returns False, changing nothing, when the version moved on. ``new_log_entries``
         (``(ply, entry)`` pairs) is accepted for callers written for schema 2, which stored
@@ -1241,7 +1240,7 @@ class Store:
             cursor = await _run(db, sql, [*values, row_id, *where.values()])
             return cursor.rowcount == 1
 
-    # ---- jobs (bot/jobs.py) and shared values -----------------------------------------
+    # ---- jobs (bot/domain/jobs.py) and shared values -----------------------------------------
 
     async def add_job(self, key: str, payload: str, now: float, owner: str, lease: float) -> bool:
         """A new job held by ``owner`` until ``now + lease``; False when ``key`` exists."""
@@ -1627,7 +1626,7 @@ async def rate_finished(store: Any, batch: int = 500) -> int:
     """Rate the games already finished, in the order they ended (the upgrade to
     ``RATED_SINCE``; either store), a batch per transaction. A game rated already is skipped.
     Returns how many were rated."""
-    from .ratings import job_from_state
+    from bot.domain.ratings import job_from_state
 
     done, after = 0, (float("-inf"), 0)
     while rows := await store.finished_games(after, batch):

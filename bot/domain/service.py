@@ -4,10 +4,10 @@ Every change to a game is one optimistic transaction: read the row at version v,
 action to the engine in memory, then write the new state ``WHERE version = v``. A writer that
 lost the race gets ``StaleBoard`` with the current board; nothing is half-written.
 
-The service calls the modules that hold each capability: what it returns and raises is in
-``bot/views.py`` (importable from here too), the engine side (loading a game, the players'
-actions) in ``bot/actions.py``, seats and rematches in ``bot/challenges.py``, the clock's
-work (``tick``) in ``bot/deadlines.py``.
+The service calls the modules that hold each capability (all in ``bot/domain/``): what it
+returns and raises is in ``views.py`` (importable from here too), the engine side (loading a
+game, the players' actions) in ``actions.py``, seats and rematches in ``challenges.py``, the
+clock's work (``tick``) in ``deadlines.py``.
 """
 
 from __future__ import annotations
@@ -22,12 +22,10 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from games import Game, load_game
-from games.base import DiceSpec, LogEntry
-
-from . import clocks, notify, ratings, records, takebacks, workers
-from . import events as game_events
-from .actions import (
+from bot.config import Settings
+from bot.domain import clocks, notify, ratings, records, takebacks
+from bot.domain import events as game_events
+from bot.domain.actions import (
     _answer_draw_action,
     _claim_timeout_action,
     _game_class,
@@ -42,16 +40,13 @@ from .actions import (
     _title,
     _turn_action,
 )
-from .actions import natural_key as natural_key
-from .config import Settings
-from .deadlines import Deadlines
-from .events import GameEvent
-from .jobs import Outbox
-from .server_settings import Refused, ServerSettings, change
-from .storage import GameStore
-from .store import ChallengeRow, GameRow
-from .vacations import Vacations
-from .views import (
+from bot.domain.actions import natural_key as natural_key
+from bot.domain.deadlines import Deadlines
+from bot.domain.events import GameEvent
+from bot.domain.jobs import Outbox
+from bot.domain.server_settings import Refused, ServerSettings, change
+from bot.domain.vacations import Vacations
+from bot.domain.views import (
     BoardView,
     ChallengeView,
     CorruptGame,
@@ -64,9 +59,14 @@ from .views import (
     ServiceError,
     StaleBoard,
 )
-from .views import IllegalMoveError as IllegalMoveError
-from .views import RollDue as RollDue
-from .workers import Action, Snapshot, Workers
+from bot.domain.views import IllegalMoveError as IllegalMoveError
+from bot.domain.views import RollDue as RollDue
+from bot.runtime import workers
+from bot.runtime.workers import Action, Snapshot, Workers
+from bot.storage import GameStore
+from bot.storage.sqlite import ChallengeRow, GameRow
+from games import Game, load_game
+from games.base import DiceSpec, LogEntry
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +111,8 @@ class GameService:
     ):
         """``workers``: where engine work and rendering run (default: a thread, for tests and
         tools; the bot passes a process pool, which needs a top-level ``renderer``).
-        ``outbox``: the once-only notices, shared with other processes (bot/jobs.py).
-        ``bot_user_id``: the bot's own user, which may be challenged (``bot/opponent.py``)."""
+        ``outbox``: the once-only notices, shared with other processes (bot/domain/jobs.py).
+        ``bot_user_id``: the bot's own user, which may be challenged (bot/domain/opponent.py)."""
         self._store = store
         self.bot_user_id = bot_user_id
         self._settings = settings
@@ -162,14 +162,14 @@ class GameService:
         """A challenge to ``opponent_id``; team games may name a partner for either side
         (every invited player must accept). ``bots``: invited users who are bots; only the
         bot's own user may play (any number of seats), with a ``level`` option. Without an
-        opponent, the challenge is open (bot/challenges.py): one against one.
+        opponent, the challenge is open (bot/domain/challenges.py): one against one.
         ``options["time"]``: seconds per move (default: the server's); the server's settings
         may refuse the game or the channel (``parent_channel_id``: a thread's channel)."""
-        from . import opponent
+        from bot.domain import opponent
 
         partners = (partner_id, opponent_partner_id)
         if opponent_id is None and partners != (None, None):
-            from .challenges import OPEN_IS_ONE_AGAINST_ONE
+            from bot.domain.challenges import OPEN_IS_ONE_AGAINST_ONE
 
             raise NotAllowed(OPEN_IS_ONE_AGAINST_ONE)
         invited = [p for p in (opponent_id, *partners) if p is not None]
@@ -233,8 +233,8 @@ class GameService:
     async def accept_challenge(self, challenge_id: int, user_id: int) -> BoardView | ChallengeView:
         """An invited player accepts. The game starts (a ``BoardView``) once everyone invited
         has accepted; until then the challenge (a ``ChallengeView``) says who is missing.
-        An open challenge is taken by the first to accept (bot/challenges.py)."""
-        from . import challenges
+        An open challenge is taken by the first to accept (bot/domain/challenges.py)."""
+        from bot.domain import challenges
 
         row = await self._challenge(challenge_id)
         taker = None
@@ -260,7 +260,7 @@ class GameService:
                 _check_pending(await self._challenge(challenge_id), now)
                 raise ServiceError("Someone else answered at the same moment; click again.")
             return await self.get_challenge(challenge_id)
-        from . import opponent
+        from bot.domain import opponent
 
         cls = _game_class(row.kind)
         players, variants, first_note = challenges.seat_players(row, cls, self._roll)
@@ -307,8 +307,8 @@ class GameService:
         return await self.get_challenge(challenge_id)
 
     async def rematch(self, game_id: int, user_id: int, *, guild_id: int) -> ChallengeView:
-        """A player of the finished game asks for its rematch (bot/challenges.py)."""
-        from .challenges import create_rematch
+        """A player of the finished game asks for its rematch (bot/domain/challenges.py)."""
+        from bot.domain.challenges import create_rematch
 
         row = await self._game_row(game_id, guild_id)
         ttl = self._settings.challenge_ttl
@@ -384,7 +384,7 @@ class GameService:
     async def record_files(
         self, game_id: int, guild_id: int, names: dict[int, str] | None = None
     ) -> tuple[str, str]:
-        """The game's record as JSON and as a move list (``bot/records.py``)."""
+        """The game's record as JSON and as a move list (``bot/domain/records.py``)."""
         row = await self._game_row(game_id, guild_id)
         history = await self._store.game_events(game_id)
         try:
@@ -513,7 +513,7 @@ class GameService:
     async def ask_takeback(
         self, game_id: int, user_id: int, *, guild_id: int
     ) -> takebacks.TakebackView:
-        """Ask the other side to undo your last move (``bot/takebacks.py``)."""
+        """Ask the other side to undo your last move (``bot/domain/takebacks.py``)."""
         return await takebacks.ask(self, game_id, user_id, guild_id)
 
     async def answer_takeback(
@@ -523,7 +523,7 @@ class GameService:
         return await takebacks.answer(self, game_id, user_id, accept, guild_id, version)
 
     async def game_events(self, game_id: int, guild_id: int) -> list[GameEvent]:
-        """The game's event history (``bot/events.py``)."""
+        """The game's event history (``bot/domain/events.py``)."""
         await self._game_row(game_id, guild_id)
         return await self._store.game_events(game_id)
 
@@ -536,7 +536,7 @@ class GameService:
         roller as the games'. ``NdM`` with N 1..10 and M 2..100; ``dM`` means ``1dM``."""
         return (spec := parse_dice(text)), self._roll(spec)
 
-    # ---- the clock (bot/deadlines.py) ----------------------------------------------
+    # ---- the clock (bot/domain/deadlines.py) ----------------------------------------------
 
     async def tick(self, send: Callable[[Notice], Awaitable[None]] | None = None) -> list[Notice]:
         """Send what is due (``Deadlines.tick``): expired challenges, reminders, claim
@@ -544,7 +544,7 @@ class GameService:
         sent, then marked done; without, marked done and returned for the caller to post."""
         return await self._deadlines.tick(send, partial(notify.digests, self))
 
-    # ---- notifications (bot/notify.py) ---------------------------------------------
+    # ---- notifications (bot/domain/notify.py) ---------------------------------------------
 
     async def notify_settings(self, guild_id: int, user_id: int) -> notify.NotifySettings:
         return await notify.settings(self, guild_id, user_id)
@@ -640,11 +640,11 @@ class GameService:
         after = done.shown.snapshot
         timer = await self._timer_columns(row, done.before, after, now)
         columns = done.columns | {"updated_at": now} | timer
-        # The time of each logged action, then what the action says happened (bot/events.py).
+        # The time of each logged action, then what the action says happened (bot/domain/events.py).
         said = columns.pop("events", ())
         history = [GameEvent(game_events.ENTRY, e.seat, ply, now) for ply, e in done.entries]
         history += [replace(event, at=now) for event in said]
-        # The game's end is rated in the transaction that writes it (bot/ratings.py).
+        # The game's end is rated in the transaction that writes it (bot/domain/ratings.py).
         job = ratings.job_for(row, load_game(after.state), now) if after.is_over else None
         if not await self._store.update_game(
             row.id,

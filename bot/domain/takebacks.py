@@ -7,7 +7,7 @@ the roll stays: the position goes back to just after it, with the same dice, and
 due (a takeback can never be used to roll again). In Chebache that is the whole turn since
 the roll; in Šačidjun the seat's sub-turn since its roll.
 
-A request is a ``takeback-ask`` event (``bot/events.py``) stored at the game's current
+A request is a ``takeback-ask`` event (``bot/domain/events.py``) stored at the game's current
 version: any later action on the game (a move, a roll, a draw offer) moves the version on and
 the request lapses. One player of the other side answers it (as with draw offers); accepting
 restores the position by replaying the log without the undone entries from the start, through
@@ -22,15 +22,14 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from bot.domain import events as ev
+from bot.domain.events import GameEvent
 from games import Game
 from games.base import IllegalMove
 
-from . import events as ev
-from .events import GameEvent
-
 if TYPE_CHECKING:
-    from .service import BoardView, GameService
-    from .store import GameRow
+    from bot.domain.service import BoardView, GameService
+    from bot.storage.sqlite import GameRow
 
 LAPSED = "This takeback request is no longer open: the game moved on, or it was answered."
 
@@ -62,7 +61,7 @@ class TakebackView:
 
 def plan_for(game: Game, seat: int) -> Plan:
     """The takeback ``seat`` may ask for now; ``ServiceError`` says why there is none."""
-    from .service import NotAllowed, ServiceError
+    from bot.domain.service import NotAllowed, ServiceError
 
     if game.is_over:
         raise ServiceError(f"This game is over: {game.result_text()}. Nothing can be taken back.")
@@ -88,7 +87,7 @@ def plan_for(game: Game, seat: int) -> Plan:
 def restored(game: Game, cut: int) -> Game:
     """The game with its log's first ``cut`` entries, replayed from the start: the position
     exactly as it was then (with its dice, when the last entry kept is a roll)."""
-    from .service import CorruptGame
+    from bot.domain.service import CorruptGame
 
     fresh = type(game)(game.variant_set, game.seats)
     try:
@@ -102,7 +101,7 @@ def restored(game: Game, cut: int) -> Game:
 
 
 def plan_job(row: GameRow, seat: int) -> Plan:
-    from .workers import _load
+    from bot.runtime.workers import _load
 
     return plan_for(_load(row, None), seat)
 
@@ -112,7 +111,7 @@ def takeback_action(
 ) -> dict[str, Any]:
     """The accepted takeback, as an action of ``GameService._apply``: the game becomes the
     restored one in place (the action protocol mutates the loaded game)."""
-    from .service import ServiceError
+    from bot.domain.service import ServiceError
 
     plan = plan_for(game, seat)
     if plan.cut != cut:
@@ -143,8 +142,8 @@ def latest(events: list[GameEvent]) -> GameEvent | None:
 
 async def ask(service: GameService, game_id: int, user_id: int, guild_id: int) -> TakebackView:
     """``user_id`` asks for a takeback; stored at the game's version (restart-safe)."""
-    from .actions import _require_player, _title
-    from .views import NotAllowed, ServiceError
+    from bot.domain.actions import _require_player, _title
+    from bot.domain.views import NotAllowed, ServiceError
 
     store = service._store
     row = await service._game_row(game_id, guild_id)
@@ -186,8 +185,8 @@ async def answer(
     version: int,
 ) -> tuple[TakebackView, BoardView | None]:
     """An opponent accepts (the restored board comes with the answer) or declines."""
-    from .actions import _require_player, _title
-    from .views import NotAllowed, ServiceError, StaleBoard
+    from bot.domain.actions import _require_player, _title
+    from bot.domain.views import NotAllowed, ServiceError, StaleBoard
 
     store = service._store
     row = await service._game_row(game_id, guild_id)

@@ -1,7 +1,7 @@
 """A stored game's engine: loading a row's game, new games and their titles, and what players
 do to a loaded game.
 
-The actions (``_move_action``...) run in a worker (``bot/workers.py``), bound with
+The actions (``_move_action``...) run in a worker (``bot/runtime/workers.py``), bound with
 ``functools.partial`` by the service: each takes the row, the loaded game and the time,
 mutates the game (or raises a ``ServiceError``) and returns extra columns to write.
 """
@@ -13,17 +13,16 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from bot.domain import clocks
+from bot.domain import events as game_events
+from bot.domain.events import GameEvent
+from bot.domain.views import CorruptGame, IllegalMoveError, NotAllowed, RollDue, ServiceError
+from bot.storage.sqlite import GameRow
 from games import Game, game_class, load_game
 from games.base import IllegalMove
 
-from . import clocks
-from . import events as game_events
-from .events import GameEvent
-from .store import GameRow
-from .views import CorruptGame, IllegalMoveError, NotAllowed, RollDue, ServiceError
-
 if TYPE_CHECKING:
-    from .workers import Snapshot
+    from bot.runtime.workers import Snapshot
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import clocks
-from .clocks import DAY, VacationStatus
-from .storage import GameStore
-from .store import GameRow
+from bot.domain import clocks
+from bot.domain.clocks import DAY, VacationStatus
+from bot.storage import GameStore
+from bot.storage.sqlite import GameRow
 
 Mover = Callable[[GameRow], int | None]  # the user to move in a stored game, if any
 

@@ -14,13 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.domain.events import GameEvent, move_times, record_events
 from games import Game, load_game
 from games.record import GameRecord, Player, record_from_game, text_record
 
-from .events import GameEvent, move_times, record_events
-
 if TYPE_CHECKING:
-    from .store import GameRow
+    from bot.storage.sqlite import GameRow
 
 
 def iso(moment: float | None) -> str | None:
@@ -33,7 +32,7 @@ def record_of_row(
     row: GameRow, names: Mapping[int, str] | None = None, history: Sequence[GameEvent] = ()
 ) -> GameRecord:
     """The record of a stored game; ``names``: display names by user id, where known;
-    ``history``: the game's events (``bot/events.py``): the time of each move, draw offers
+    ``history``: the game's events (``bot/domain/events.py``): the time of each move, draw offers
     and takebacks."""
     game = load_game(row.state)
     names = names or {}

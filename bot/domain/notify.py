@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 if TYPE_CHECKING:
-    from .service import GameService, Notice
+    from bot.domain.service import GameService, Notice
 
 ROUTES = ("thread", "dm", "both", "off")
 DEFAULT_ROUTE = "thread"
@@ -131,7 +131,7 @@ async def change(
 ) -> NotifySettings:
     """Set what the player chose (each part may be None: unchanged). A digest switched on, or
     moved to another hour or zone, comes next at that hour."""
-    from .service import ServiceError
+    from bot.domain.service import ServiceError
 
     columns: dict[str, object] = {}
     if choice.route is not None:
@@ -185,7 +185,7 @@ async def dm_failed(service: GameService, guild_id: int, user_id: int) -> bool:
 async def digests(service: GameService, now: float) -> list[Notice]:
     """The day's digests not sent yet: one notice per player and server with a game where it
     is their turn (marked sent first, so a digest goes at most once a day)."""
-    from .service import Notice
+    from bot.domain.service import Notice
 
     notices = []
     for pref in await service._store.digests_due(int(now)):

@@ -33,13 +33,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from bot.domain.actions import _new_game, _parse_game
+from bot.domain.service import NotAllowed, ServiceError, _check_pending
+from bot.storage import GameStore
+from bot.storage.sqlite import ChallengeRow, GameRow
 from games import Game
 from games.base import DiceSpec
-
-from .actions import _new_game, _parse_game
-from .service import NotAllowed, ServiceError, _check_pending
-from .storage import GameStore
-from .store import ChallengeRow, GameRow
 
 Roll = Callable[[DiceSpec], tuple[int, ...]]  # the service's dice, rolled server-side
 

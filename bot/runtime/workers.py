@@ -32,7 +32,7 @@ from games import Game
 from games.base import DiceSpec, LogEntry
 
 if TYPE_CHECKING:
-    from .store import GameRow
+    from bot.storage.sqlite import GameRow
 
 T = TypeVar("T")
 Renderer = Callable[[Game], bytes]
@@ -42,7 +42,7 @@ Choices = tuple[tuple[str, str], ...]  # (canonical move, description) per menu 
 Action = Callable[["GameRow", Game, float], dict[str, Any]]
 
 # Imported once by the fork server, so that every worker starts with them loaded.
-PRELOAD = ["games", "render", "bot.service"]
+PRELOAD = ["games", "render", "bot.domain.service"]
 
 
 # ---- what the jobs return ------------------------------------------------------------
@@ -104,7 +104,7 @@ def apply(
 ) -> Applied:
     """Load the stored version (with its known legal moves, if any), apply ``action``, and
     return what to write and show: one round trip per move."""
-    from .service import ServiceError
+    from bot.domain.service import ServiceError
 
     game = _load(row, legal)
     if game.is_over:
@@ -121,7 +121,7 @@ def apply(
 
 def history(row: GameRow) -> list[str]:
     """The game record, then the result if over (see ``GameService.history``)."""
-    from .service import _history_line
+    from bot.domain.service import _history_line
 
     game = _load(row, None)
     turn_log = getattr(game, "turn_log", None)
@@ -142,7 +142,7 @@ def echo(value: T) -> T:
 def _load(row: GameRow, legal: tuple[str, ...] | None) -> Game:
     """The game of a stored row. Without ``legal`` the legal moves are generated (a damaged
     position often fails only there); with the list known for this version they are not."""
-    from .actions import _parse_game
+    from bot.domain.actions import _parse_game
 
     if legal is None:
         return _parse_game(row)
@@ -162,7 +162,7 @@ def _shown(game: Game, renderer: Renderer | None) -> Shown:
 
 
 def snapshot_of(game: Game) -> Snapshot:
-    from .service import last_action, natural_key
+    from bot.domain.service import last_action, natural_key
 
     legal = tuple(game.legal_moves())
     choices: Choices = ()

@@ -1,8 +1,8 @@
 """Which store ``IDZEVA_DB`` names, and the interface both stores offer the service.
 
-- ``postgresql://...`` (or ``postgres://...``): ``PostgresStore`` (bot/store_pg.py, asyncpg:
+- ``postgresql://...`` (or ``postgres://...``): ``PostgresStore`` (bot/storage/postgres.py, asyncpg:
   ``pip install 'idzeva[postgres]'``), for several processes sharing one database.
-- a path, ``:memory:`` or ``sqlite:///path``: ``Store`` (bot/store.py), the default.
+- a path, ``:memory:`` or ``sqlite:///path``: ``Store`` (bot/storage/sqlite.py), the default.
 """
 
 from __future__ import annotations
@@ -10,11 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from bot.domain.events import GameEvent
+from bot.domain.ratings import Change, RatingJob, Standing
+from bot.storage.sqlite import (
+    ChallengeRow,
+    GameRow,
+    MoveRow,
+    NotifyRow,
+    Store,
+    StoreError,
+    VacationRow,
+)
 from games.base import LogEntry
-
-from .events import GameEvent
-from .ratings import Change, RatingJob, Standing
-from .store import ChallengeRow, GameRow, MoveRow, NotifyRow, Store, StoreError, VacationRow
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
@@ -60,7 +67,7 @@ class GameStore(Protocol):
         self, guild_id: int, user_id: int, due: int, following: int
     ) -> bool: ...
 
-    # Ratings (bot/ratings.py): written with a game's final move; read by /game stats and
+    # Ratings (bot/domain/ratings.py): written with a game's final move; read by /game stats and
     # /game leaderboard.
     async def rate_game(self, job: RatingJob) -> bool: ...
 
@@ -182,7 +189,7 @@ class GameStore(Protocol):
 
     async def challenges_expired(self, now: float) -> list[ChallengeRow]: ...
 
-    # Once-only work shared by several processes (bot/jobs.py) and small shared values.
+    # Once-only work shared by several processes (bot/domain/jobs.py) and small shared values.
     async def add_job(
         self, key: str, payload: str, now: float, owner: str, lease: float
     ) -> bool: ...
@@ -230,7 +237,7 @@ async def open_store(url: str, *, check: bool = False) -> GameStore:
     wrong, in one line."""
     if is_postgres(url):
         try:
-            from .store_pg import PostgresStore
+            from bot.storage.postgres import PostgresStore
         except ImportError as error:
             raise StoreError(
                 "IDZEVA_DB names a PostgreSQL database, which needs asyncpg:"

@@ -15,7 +15,7 @@ raced it (a human's draw offer, another process playing the same move) makes it 
 the version check lets exactly one writer win, and the loser says nothing.
 
 Its search is done once across processes: before searching a position, the bot claims it
-(``bot-turn:<game>:<version>``, a lease in the shared jobs table, bot/jobs.py). Another
+(``bot-turn:<game>:<version>``, a lease in the shared jobs table, bot/domain/jobs.py). Another
 process finding the same turn meanwhile (its start-up sweep, its tick) is refused the claim
 and leaves the turn alone, spending no CPU on it; if the holder dies in the middle of its
 search, the claim's lease runs out and the next process to look plays the turn.
@@ -31,13 +31,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.domain.jobs import Outbox
+from bot.domain.service import BoardView, GameService, ServiceError, StaleBoard
+from bot.domain.takebacks import TakebackView
+from bot.runtime.workers import Workers
 from games import load_game
 from search import DEFAULT_LEVEL, LEVELS, bot_turn, share_of
-
-from .jobs import Outbox
-from .service import BoardView, GameService, ServiceError, StaleBoard
-from .takebacks import TakebackView
-from .workers import Workers
 
 log = logging.getLogger(__name__)
 

@@ -840,12 +840,12 @@ def cmd_migrate_db(args: argparse.Namespace, out: TextIO) -> int:
     import asyncio
 
     from bot.storage import is_postgres, sqlite_path
-    from bot.store import StoreError
+    from bot.storage.sqlite import StoreError
 
     if not is_postgres(args.target):
         raise CliError(f"--to must be a postgresql:// URL, not {args.target!r}", 2)
     try:
-        from bot.migrate_db import migrate_db
+        from bot.cli.migrate_db import migrate_db
 
         report = asyncio.run(migrate_db(sqlite_path(args.source), args.target))
     except ImportError as error:

@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 
 import asyncpg
 
+from bot.storage.postgres import PostgresStore, display_url
+from bot.storage.sqlite import Store, StoreError, decode_state, encode_state, rate_finished
 from games import load_game, new_game
-
-from .store import Store, StoreError, decode_state, encode_state, rate_finished
-from .store_pg import PostgresStore, display_url
 
 TABLES = ("games", "challenges", "game_events", "notify_prefs")
 # No ids: notices not yet sent and the command hash (schema 5), server settings and

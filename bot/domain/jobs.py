@@ -18,7 +18,7 @@ and before ``done`` makes the only repeat (at least once, not at most once). A j
 tried ``MAX_ATTEMPTS`` times at most, so one that always fails does not come back forever.
 
 A claim (``Outbox.claim``) is the lease alone, for work that is not sent but done, and that
-must not be done twice at once: the bot opponent's search of one position (bot/opponent.py).
+must not be done twice at once: the bot opponent's search of one position (bot/domain/opponent.py).
 The first process to claim the key does the work; another claiming it meanwhile is refused
 until the lease runs out (its holder died in the middle), and then takes it over. A claim is
 never taken by ``take`` (it is written done), and forgotten a week later with the jobs.
@@ -35,7 +35,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .storage import GameStore
+from bot.storage import GameStore
 
 LEASE_SECONDS = 120.0  # long beside one send (under a second), short beside a deadline
 MAX_ATTEMPTS = 5

@@ -13,9 +13,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from bot.domain import clocks
 from games import GAMES
-
-from . import clocks
 
 MAX_CHANNELS = 25
 

@@ -1,7 +1,7 @@
 """What the game service returns (views of games, challenges and notices) and raises
 (refusals with a player-facing message): plain data, shared by the service, the modules it
-calls (``bot/deadlines.py``, ``bot/actions.py``, ``bot/challenges.py``...) and the cogs, which
-import them from ``bot.service``."""
+calls (``deadlines.py``, ``actions.py``, ``challenges.py``... in ``bot/domain/``) and the
+cogs, which import them from ``bot.domain.service``."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ class ChallengeView:
     title: str
     variants: tuple[str, ...]
     challenger_id: int
-    opponent_id: int | None  # None: open to anyone in the channel (bot/challenges.py)
+    opponent_id: int | None  # None: open to anyone in the channel (bot/domain/challenges.py)
     first: str
     status: str  # pending | accepted | declined | expired
     expires_at: float
@@ -111,7 +111,7 @@ class Notice:
     message_id: int | None
     user_id: int  # who to mention
     text: str
-    key: str = ""  # its job in the outbox (bot/jobs.py): what it is for, sent once
+    key: str = ""  # its job in the outbox (bot/domain/jobs.py): what it is for, sent once
 
 
 # ---- errors --------------------------------------------------------------------------

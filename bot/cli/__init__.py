@@ -1,0 +1,1 @@
+"""The ``idzeva`` command (``bot.cli.main``)."""
