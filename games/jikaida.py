@@ -23,39 +23,29 @@ from collections.abc import Sequence
 from typing import Any
 
 from .base import Game
-
-YELLOW, BLUE = 0, 1
-SIDE_NAME = ("yellow", "blue")
-SIDE_CHAR = ("Y", "B")
-
-K, P, KA, C, J, H, PK, D, S = range(1, 10)
-CODE = {K: "K", P: "P", KA: "Ka", C: "C", J: "J", H: "H", PK: "Pk", D: "D", S: "S"}
-KIND_OF = {v: k for k, v in CODE.items()}
-NAME = {
-    K: "King",
-    P: "Pallan",
-    KA: "Kapt",
-    C: "Chuktar",
-    J: "Jiktar",
-    H: "Hikdar",
-    PK: "Paktun",
-    D: "Deldar",
-    S: "Swod",
-}
-PROMOTIONS = ("P", "Ka", "C", "J", "H", "Pk", "D")
-PROMO_WORDS = {
-    **{c.lower(): c for c in PROMOTIONS},
-    **{NAME[KIND_OF[c]].lower(): c for c in PROMOTIONS},
-}
-DRINS = {  # name -> (file offset, rank offset)
-    "mortil": (0, 0),
-    "zhantil": (6, 0),
-    "neemu": (0, 6),
-    "leem": (6, 6),
-    "wersting": (0, 12),
-    "chavonth": (6, 12),
-}
-DRIN_AT = {v: k.capitalize() for k, v in DRINS.items()}
+from .jikaida_pieces import (
+    BLUE,
+    CODE,
+    DRIN_AT,
+    DRINS,
+    KA,
+    KIND_OF,
+    NAME,
+    PK,
+    PROMO_WORDS,
+    PROMOTIONS,
+    SIDE_CHAR,
+    SIDE_NAME,
+    YELLOW,
+    C,
+    D,
+    H,
+    J,
+    K,
+    P,
+    S,
+)
+from .jikaida_search import search_moves
 
 # Front bits: the vertical front f|g, the horizontal fronts 6|7 and 12|13.
 FV, FH1, FH2 = 1, 2, 4
@@ -1671,8 +1661,6 @@ class Jikaida(Game):
     ) -> list[tuple[str, str]]:
         """Menu search by what players type: squares in either notation, piece names or
         letters, or both ("swod c3"); see ``games.jikaida_search``."""
-        from .jikaida_search import search_moves  # it imports this module
-
         return search_moves(self, choices, typed)
 
     def describe_move(self, move: str) -> str:

@@ -27,10 +27,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-from .jikaida import CODE, DRINS, NAME, Jikaida
+from .jikaida_pieces import CODE, DRINS, NAME
 
 __all__ = ["search_moves"]
+
+
+class JikaidaPosition(Protocol):
+    """What the search reads of a ``games.jikaida.Jikaida`` (which calls it): its pieces by
+    square, and its board's geometry (``geo.fronts``: none on the small Pastang board)."""
+
+    geo: Any
+
+    def piece_codes(self) -> dict[str, str]: ...
+
 
 CODE_NAME = {CODE[k]: NAME[k].lower() for k in CODE}  # "Ka" -> "kapt"
 CODE_BY_LOWER = {c.lower(): c for c in CODE_NAME}  # "ka" -> "Ka"
@@ -306,7 +317,7 @@ def _compile(text: str, board_squares: bool) -> list[Pred] | None:
     return preds
 
 
-def _features(game: Jikaida, choices: Sequence[tuple[str, str]]) -> list[Feat]:
+def _features(game: JikaidaPosition, choices: Sequence[tuple[str, str]]) -> list[Feat]:
     pieces = game.piece_codes()  # square -> "YS"
     out: list[Feat] = []
     for i, (move, desc) in enumerate(choices):
@@ -336,7 +347,7 @@ def _run(preds: list[Pred], feats: list[Feat]) -> dict[int, int]:
 
 
 def search_moves(
-    game: Jikaida, choices: Sequence[tuple[str, str]], typed: str
+    game: JikaidaPosition, choices: Sequence[tuple[str, str]], typed: str
 ) -> list[tuple[str, str]]:
     """The ``choices`` (canonical move, description) matching ``typed``, best first.
 
