@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from bot.config import Settings
+from bot.domain import engine_jobs
 from bot.domain.service import BoardView, GameService
 from bot.storage.sqlite import Store
 
@@ -59,7 +60,9 @@ def make_service(store: Store, mode: str, rng: random.Random) -> GameService:
         return GameService(store, settings=settings, roller=roller)
     from bot.runtime.workers import Workers
 
-    return GameService(store, settings=settings, roller=roller, workers=Workers())
+    return GameService(
+        store, settings=settings, roller=roller, workers=Workers(preload=engine_jobs.PRELOAD)
+    )
 
 
 async def act(service: GameService, board: BoardView, rng: random.Random) -> BoardView:
@@ -155,9 +158,10 @@ def rss_mib(pid: int) -> float:
 
 async def pool_costs(calls: int = 300) -> list[str]:
     """What the pool costs: memory of idle workers, and a job's round trip."""
-    from bot.runtime.workers import Workers, echo, show
+    from bot.domain.engine_jobs import show
+    from bot.runtime.workers import Workers, echo
 
-    workers = Workers()
+    workers = Workers(preload=engine_jobs.PRELOAD)
     try:
         await asyncio.gather(*(workers.run(echo, None) for _ in range(workers.processes)))
         await asyncio.sleep(0.2)

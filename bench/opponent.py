@@ -26,6 +26,7 @@ from pathlib import Path
 
 from bot.app import search_processes
 from bot.config import Settings
+from bot.domain import engine_jobs
 from bot.domain.opponent import Opponent
 from bot.domain.service import BoardView, GameService
 from bot.runtime.workers import Workers
@@ -68,7 +69,8 @@ async def run(name: str, level: str, moves: int, seed: int) -> dict[str, list[fl
     times: dict[str, list[float]] = {"human": [], "bot": [], "people": []}
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.db"))
-        pool, searches = Workers(None), Workers(search_processes(None))
+        pool = Workers(None, preload=engine_jobs.PRELOAD)
+        searches = Workers(search_processes(None), preload=engine_jobs.PRELOAD)
         rng = random.Random(seed)
         service = GameService(
             store,

@@ -20,6 +20,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.config import Settings
+from bot.domain import engine_jobs
 from bot.domain.opponent import Opponent
 from bot.domain.service import GameService, Notice
 from bot.runtime.workers import Workers
@@ -94,14 +95,16 @@ class IdzevaBot(commands.Bot):
             settings=self.settings,
             clock=self.clock,
             roller=self.roller,
-            workers=Workers(self.settings.workers),
+            workers=Workers(self.settings.workers, preload=engine_jobs.PRELOAD),
             bot_user_id=self.user.id if self.user else None,
         )
         if self.user is not None:
             self.opponent = Opponent(
                 self.service,
                 self.user.id,
-                workers=Workers(search_processes(self.settings.workers)),
+                workers=Workers(
+                    search_processes(self.settings.workers), preload=engine_jobs.PRELOAD
+                ),
                 iterations=self.settings.bot_iterations,
             )
         from cogs.ui import DYNAMIC_ITEMS  # the composition root knows the cogs by name

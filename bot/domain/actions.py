@@ -1,7 +1,7 @@
 """A stored game's engine: loading a row's game, new games and their titles, and what players
 do to a loaded game.
 
-The actions (``_move_action``...) run in a worker (``bot/runtime/workers.py``), bound with
+The actions (``move_action``...) run in a worker (``engine_jobs.apply``), bound with
 ``functools.partial`` by the service: each takes the row, the loaded game and the time,
 mutates the game (or raises a ``ServiceError``) and returns extra columns to write.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.domain import clocks
 from bot.domain import events as game_events
@@ -20,9 +20,6 @@ from bot.domain.views import CorruptGame, IllegalMoveError, NotAllowed, RollDue,
 from bot.storage.sqlite import GameRow
 from games import Game, game_class, load_game
 from games.base import IllegalMove
-
-if TYPE_CHECKING:
-    from bot.runtime.workers import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +33,7 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     )
 
 
-def _parse_game(row: GameRow, *, full_check: bool = True) -> Game:
+def parse_game(row: GameRow, *, full_check: bool = True) -> Game:
     """The engine for a stored row; any failure to load is ``CorruptGame``. Without
     ``full_check`` the legal moves are not generated (lists and thread look-ups, which only
     show the status, stay cheap for games whose move generation is costly)."""
@@ -53,52 +50,52 @@ def _parse_game(row: GameRow, *, full_check: bool = True) -> Game:
     return game
 
 
-def _game_class(kind: str) -> type[Game]:
+def game_class_named(kind: str) -> type[Game]:
     try:
         return game_class(kind)
     except KeyError:
         raise ServiceError(f"There is no game called {kind!r}.") from None
 
 
-def _new_game(cls: type[Game], variants: Iterable[str], seats: int = 2) -> Game:
+def new_game(cls: type[Game], variants: Iterable[str], seats: int = 2) -> Game:
     try:
         return cls(variants, seats)
     except ValueError as exc:
         raise ServiceError(str(exc).capitalize() + ".") from None
 
 
-def _known_class(kind: str) -> type[Game] | None:
+def known_game_class(kind: str) -> type[Game] | None:
     try:
         return game_class(kind)
     except KeyError:
         return None
 
 
-def _title(kind: str) -> str:
-    cls = _known_class(kind)
+def title_of(kind: str) -> str:
+    cls = known_game_class(kind)
     return cls.title if cls else kind
 
 
-def _require_player(row: GameRow, user_id: int) -> int:
+def require_player(row: GameRow, user_id: int) -> int:
     """The seat of ``user_id``; NotAllowed for anyone else."""
     if user_id not in row.players:
         raise NotAllowed("You are not playing in this game.")
     return row.players.index(user_id)
 
 
-def _require_turn(row: GameRow, game: Game | Snapshot, user_id: int) -> None:
-    _require_player(row, user_id)
-    seat = game.to_move
-    if seat is not None and row.players[seat] != user_id:
-        raise NotAllowed(f"It is <@{row.players[seat]}>'s turn.")
+def require_turn(row: GameRow, to_move: int | None, user_id: int) -> None:
+    """NotAllowed unless ``user_id`` plays the seat to move (``to_move``: None once over)."""
+    require_player(row, user_id)
+    if to_move is not None and row.players[to_move] != user_id:
+        raise NotAllowed(f"It is <@{row.players[to_move]}>'s turn.")
 
 
 # ---- actions: run in a worker on the loaded game; they mutate it (or raise ServiceError)
 # and return extra columns to write.
 
 
-def _move_action(user_id: int, text: str, row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    _require_turn(row, game, user_id)
+def move_action(user_id: int, text: str, row: GameRow, game: Game, now: float) -> dict[str, Any]:
+    require_turn(row, game.to_move, user_id)
     spec = game.dice_needed()
     if spec is not None and game.waits_for_roll(text):
         raise RollDue(f"Not yet: roll the dice first ({spec}), then move.")
@@ -112,7 +109,7 @@ def _move_action(user_id: int, text: str, row: GameRow, game: Game, now: float) 
     return {"draw_offer_seat": None}  # any move clears a pending draw offer
 
 
-def _turn_action(
+def turn_action(
     user_id: int, moves: tuple[str, ...], row: GameRow, game: Game, now: float
 ) -> dict[str, Any]:
     if not moves:
@@ -120,28 +117,28 @@ def _turn_action(
     for text in moves:
         if game.is_over:
             break
-        _move_action(user_id, text, row, game, now)
+        move_action(user_id, text, row, game, now)
     return {"draw_offer_seat": None}
 
 
-def _roll_action(
+def roll_action(
     user_id: int, dice: tuple[int, ...], row: GameRow, game: Game, now: float
 ) -> dict[str, Any]:
     """Record the dice the service rolled (for this version's ``dice_needed``)."""
-    _require_turn(row, game, user_id)
+    require_turn(row, game.to_move, user_id)
     if game.dice_needed() is None:
         raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
     game.roll(dice)
     return {}
 
 
-def _resign_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    game.resign(_require_player(row, user_id))
+def resign_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
+    game.resign(require_player(row, user_id))
     return {}
 
 
-def _offer_draw_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    seat = _require_player(row, user_id)
+def offer_draw_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
+    seat = require_player(row, user_id)
     offered = row.draw_offer_seat
     if offered is not None and game.team_of(offered) == game.team_of(seat):
         who = "You have" if offered == seat else "Your side has"
@@ -153,10 +150,10 @@ def _offer_draw_action(user_id: int, row: GameRow, game: Game, now: float) -> di
     return {"draw_offer_seat": seat, "events": [offer]}
 
 
-def _answer_draw_action(
+def answer_draw_action(
     user_id: int, accept: bool, row: GameRow, game: Game, now: float
 ) -> dict[str, Any]:
-    seat = _require_player(row, user_id)
+    seat = require_player(row, user_id)
     if row.draw_offer_seat is None:
         raise ServiceError("There is no draw offer to answer.")
     if row.draw_offer_seat == seat:
@@ -169,8 +166,8 @@ def _answer_draw_action(
     return {"draw_offer_seat": None, "events": [GameEvent(kind, seat, game.ply, now)]}
 
 
-def _claim_timeout_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    seat = _require_player(row, user_id)
+def claim_timeout_action(user_id: int, row: GameRow, game: Game, now: float) -> dict[str, Any]:
+    seat = require_player(row, user_id)
     mover = game.to_move
     if mover is not None and game.team_of(mover) == game.team_of(seat):
         whose = "your" if mover == seat else "your side's"

@@ -33,8 +33,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from bot.domain.actions import _new_game, _parse_game
-from bot.domain.service import NotAllowed, ServiceError, _check_pending
+from bot.domain.actions import known_game_class, new_game, parse_game, title_of
+from bot.domain.views import ChallengeView, NotAllowed, ServiceError
 from bot.storage import GameStore
 from bot.storage.sqlite import ChallengeRow, GameRow
 from games import Game
@@ -57,7 +57,7 @@ def take_open(row: ChallengeRow, user_id: int, now: float) -> ChallengeRow:
         raise NotAllowed(
             "This is your own open challenge: someone else must accept it (Decline withdraws it)."
         )
-    _check_pending(row, now)
+    check_pending(row, now)
     return replace(row, opponent_id=user_id)
 
 
@@ -88,9 +88,9 @@ async def create_rematch(
             f" <t:{int(row.updated_at + ttl)}:f>: send a new challenge instead."
         )
     await _refuse_second(store, row.id)
-    game = _parse_game(row, full_check=False)
+    game = parse_game(row, full_check=False)
     players, variants = swapped_seats(game, row.players, row.variants)
-    new_game = _new_game(type(game), variants, len(players))  # validates the seating
+    rematch_game = new_game(type(game), variants, len(players))  # validates the seating
     mine = _team(game, row.players, row.players.index(user_id))
     theirs = next(
         _team(game, row.players, seat)
@@ -111,7 +111,7 @@ async def create_rematch(
         expires_at=now + ttl,
         partners=(partner, theirs[1] if len(theirs) > 1 else None),
         accepted=(),
-        options=_swapped_options(row, players, new_game.seat_names[players.index(user_id)]),
+        options=_swapped_options(row, players, rematch_game.seat_names[players.index(user_id)]),
         seats=players,
         rematch_of=row.id,
     )
@@ -191,7 +191,7 @@ def seat_players(
     """User ids per seat, the game's variants, and a (label, note) field saying how the
     seats were given; ``roll``: the service's dice."""
     if row.seats:  # fixed by the challenge (a rematch)
-        note = fixed_seats(row, _new_game(cls, row.variants, len(row.seats)))
+        note = fixed_seats(row, new_game(cls, row.variants, len(row.seats)))
         return row.seats, row.variants, note
     seating = getattr(cls, "seating", None)
     if callable(seating):
@@ -280,3 +280,44 @@ def _roll_off(
         lines.append(f"{names[0]} {a}, {names[1]} {b}" + (" (tie, again)" if a == b else ""))
         if a != b:
             return (0, 1) if a > b else (1, 0)
+
+
+# ---- challenges as the service checks and shows them ------------------------------
+
+
+def check_pending(row: ChallengeRow, now: float) -> None:
+    if row.status == "expired" or (row.status == "pending" and now >= row.expires_at):
+        raise ServiceError("This challenge has expired.")
+    if row.status != "pending":
+        raise ServiceError(f"This challenge was already {row.status}.")
+
+
+def challenge_view(row: ChallengeRow, now: float) -> ChallengeView:
+    expired = row.status == "pending" and now >= row.expires_at
+    cls = known_game_class(row.kind)
+    seat_names: tuple[str, ...] = ()
+    if row.seats and cls is not None:
+        seat_names = tuple(new_game(cls, row.variants, len(row.seats)).seat_names)
+    return ChallengeView(
+        challenge_id=row.id,
+        kind=row.kind,
+        title=title_of(row.kind),
+        variants=row.variants,
+        challenger_id=row.challenger_id,
+        opponent_id=row.opponent_id,
+        first=row.first,
+        status="expired" if expired else row.status,
+        expires_at=row.expires_at,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        message_id=row.message_id,
+        teams=row.teams,
+        invited=row.invited,
+        accepted=row.accepted,
+        options=tuple(sorted(row.options.items())),
+        draws_sides=callable(getattr(cls, "seating", None)) and not row.seats,
+        seats=row.seats or (),
+        seat_names=seat_names,
+        rematch_of=row.rematch_of,
+        time=row.options.get("time") if isinstance(row.options.get("time"), int) else None,
+    )

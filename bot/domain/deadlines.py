@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any
 
 from bot.domain import clocks
-from bot.domain.actions import _claim_timeout_action, _parse_game, _require_player, _title
+from bot.domain.actions import claim_timeout_action, parse_game, require_player, title_of
 from bot.domain.jobs import Outbox, once
 from bot.domain.views import Notice, ServiceError
 from bot.storage import GameStore
@@ -105,7 +105,7 @@ class Deadlines:
             if mover == user_id and clocks.paused(row.paused_until, now):
                 text = (
                     f"<@{user_id}> is on vacation until <t:{int(row.paused_until or 0)}:f>:"
-                    f" the clock of {_title(row.kind)} #{row.id} waits."
+                    f" the clock of {title_of(row.kind)} #{row.id} waits."
                 )
                 notices.append(_game_notice("vacation", row, user_id, text))
         return notices
@@ -153,7 +153,7 @@ class Deadlines:
                 await mark()  # nothing to say: the next reminder's time only
                 continue
             ends = f": your time runs out <t:{int(row.claim_at)}:R>" if row.claim_at else ""
-            text = f"<@{mover}>, it is your turn in {_title(row.kind)} #{row.id}{ends}."
+            text = f"<@{mover}>, it is your turn in {title_of(row.kind)} #{row.id}{ends}."
             notice = await self._notice_once(
                 _game_notice("reminder", row, mover, text),
                 f"reminder:{row.id}:{row.version}:{sent}",
@@ -176,7 +176,7 @@ class Deadlines:
                 continue
             ends = f" <t:{int(row.timeout_at)}:R>" if row.timeout_at else ""
             text = (
-                f"<@{waiting}>, <@{mover}> has not moved in {_title(row.kind)} #{row.id}"
+                f"<@{waiting}>, <@{mover}> has not moved in {title_of(row.kind)} #{row.id}"
                 f"{_since(row.turn_started_at)}: you may claim the win by timeout"
                 + (f"; otherwise the game ends on time{ends}." if ends else ".")
             )
@@ -202,10 +202,10 @@ class Deadlines:
             mover, waiting = self._mover_and_waiting(row)
             if mover is None or waiting is None or clocks.paused(row.paused_until, now):
                 continue
-            ended = _parse_game(row, full_check=False)  # the result it ends with
-            ended.claim_timeout(_require_player(row, waiting))
+            ended = parse_game(row, full_check=False)  # the result it ends with
+            ended.claim_timeout(require_player(row, waiting))
             text = (
-                f"<@{mover}> ran out of time in {_title(row.kind)} #{row.id}: the game is over"
+                f"<@{mover}> ran out of time in {title_of(row.kind)} #{row.id}: the game is over"
                 f" ({ended.result_text()})."
             )
             notice = await self._notice_once(
@@ -221,7 +221,7 @@ class Deadlines:
     async def _end_on_time(self, row: GameRow, waiting: int) -> bool:
         """The time-out's mark: the game's own version-checked write."""
         try:
-            await self._apply(row, partial(_claim_timeout_action, waiting))
+            await self._apply(row, partial(claim_timeout_action, waiting))
         except ServiceError:  # another process ended it, or it changed meanwhile
             return False
         return True
@@ -257,9 +257,9 @@ def _game_notice(kind: str, row: GameRow, user_id: int, text: str) -> Notice:
 
 def _expiry_notice(row: ChallengeRow) -> Notice:
     text = (
-        f"<@{row.challenger_id}>, your open {_title(row.kind)} challenge expired: nobody took it."
+        f"<@{row.challenger_id}>, your open {title_of(row.kind)} challenge expired: nobody took it."
         if row.is_open
-        else f"<@{row.challenger_id}>, your {_title(row.kind)} challenge to "
+        else f"<@{row.challenger_id}>, your {title_of(row.kind)} challenge to "
         f"<@{row.opponent_id}> expired unanswered."
     )
     return Notice(

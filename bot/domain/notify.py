@@ -16,14 +16,16 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import time as clock_time
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-if TYPE_CHECKING:
-    from bot.domain.service import GameService, Notice
+from bot.domain.views import GameSummary, Notice, ServiceError
+from bot.storage import GameStore
+
+GamesOf = Callable[[int, int], Awaitable[list[GameSummary]]]  # (guild, user) -> their games
 
 ROUTES = ("thread", "dm", "both", "off")
 DEFAULT_ROUTE = "thread"
@@ -113,8 +115,8 @@ def day_of(moment: float, zone: str) -> str:
     return datetime.fromtimestamp(moment, zone_info(zone)).strftime("%Y-%m-%d")
 
 
-async def settings(service: GameService, guild_id: int, user_id: int) -> NotifySettings:
-    row = await service._store.notify_pref(guild_id, user_id)
+async def settings(store: GameStore, guild_id: int, user_id: int) -> NotifySettings:
+    row = await store.notify_pref(guild_id, user_id)
     if row is None:
         return NotifySettings(DEFAULT_ROUTE, False, False)
     return NotifySettings(
@@ -123,7 +125,7 @@ async def settings(service: GameService, guild_id: int, user_id: int) -> NotifyS
 
 
 async def change(
-    service: GameService,
+    store: GameStore,
     guild_id: int,
     user_id: int,
     now: float,
@@ -131,8 +133,6 @@ async def change(
 ) -> NotifySettings:
     """Set what the player chose (each part may be None: unchanged). A digest switched on, or
     moved to another hour or zone, comes next at that hour."""
-    from bot.domain.service import ServiceError
-
     columns: dict[str, object] = {}
     if choice.route is not None:
         if choice.route not in ROUTES:
@@ -155,13 +155,13 @@ async def change(
     if choice.digest is not None:
         columns["digest"] = bool(choice.digest)
     if choice.digest or choice.hour is not None or choice.zone is not None:
-        before = await settings(service, guild_id, user_id)
+        before = await settings(store, guild_id, user_id)
         hour = before.hour if choice.hour is None else choice.hour
         zone = str(columns.get("digest_zone", before.zone))
         columns["digest_next"] = next_digest(now, hour, zone)
     if columns:
-        await service._store.set_notify_pref(guild_id, user_id, **columns)
-    return await settings(service, guild_id, user_id)
+        await store.set_notify_pref(guild_id, user_id, **columns)
+    return await settings(store, guild_id, user_id)
 
 
 @dataclass(frozen=True)
@@ -174,29 +174,27 @@ class NotifyChoice:
     zone: str | None = None
 
 
-async def dm_failed(service: GameService, guild_id: int, user_id: int) -> bool:
+async def dm_failed(store: GameStore, guild_id: int, user_id: int) -> bool:
     """Note a failed DM; True the first time (the player is told once)."""
-    store = service._store
     if await store.notify_pref(guild_id, user_id) is None:
         await store.set_notify_pref(guild_id, user_id)
     return await store.mark_dm_failed(guild_id, user_id)
 
 
-async def digests(service: GameService, now: float) -> list[Notice]:
+async def digests(store: GameStore, games_of: GamesOf, now: float) -> list[Notice]:
     """The day's digests not sent yet: one notice per player and server with a game where it
-    is their turn (marked sent first, so a digest goes at most once a day)."""
-    from bot.domain.service import Notice
-
+    is their turn (marked sent first, so a digest goes at most once a day). ``games_of``: a
+    player's active games in a server (the service's ``list_games``)."""
     notices = []
-    for pref in await service._store.digests_due(int(now)):
+    for pref in await store.digests_due(int(now)):
         following = next_digest(now, pref.digest_hour, pref.digest_zone)
-        sent = await service._store.mark_digest_sent(
+        sent = await store.mark_digest_sent(
             pref.guild_id, pref.user_id, pref.digest_next, following
         )
         if not sent:
             continue
         day = day_of(now, pref.digest_zone)
-        games = await service.list_games(pref.guild_id, pref.user_id)
+        games = await games_of(pref.guild_id, pref.user_id)
         mine = [g for g in games if g.to_move_user == pref.user_id][:DIGEST_GAMES]
         if not mine:
             continue

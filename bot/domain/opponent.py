@@ -4,7 +4,7 @@ A challenge to the bot's own user (``/shax challenge opponent:@Idzeva level:hard
 the level in the challenge's options (``"level"``); when the game starts, the seats the bot
 holds get it in the game's settings: ``options["bot_levels"] = {"<seat>": "hard", ...}``
 (its seats hold the bot's user id in ``players``, once per seat: in Šačidjun it may hold
-several). Other bots are still refused.
+several). Other bots are still refused. The service does that part (``bot_seats.py``).
 
 Whenever the bot is to act, ``Opponent.step`` does one thing through the service's own
 paths, exactly as a player would: it rolls its dice with the service's roller (the roll is
@@ -27,21 +27,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
 
 from bot.domain.jobs import Outbox
-from bot.domain.service import BoardView, GameService, ServiceError, StaleBoard
+from bot.domain.service import GameService
 from bot.domain.takebacks import TakebackView
+from bot.domain.views import BoardView, ServiceError, StaleBoard
 from bot.runtime.workers import Workers
 from games import load_game
 from search import DEFAULT_LEVEL, LEVELS, bot_turn, share_of
 
 log = logging.getLogger(__name__)
 
-LEVEL = "level"  # the challenge's option
-BOT_LEVELS = "bot_levels"  # the game's setting: {"<seat>": level}
 # Looks at the game again after a lost race at most this many times in one step.
 ATTEMPTS = 3
 # How long a process holds the bot's turn while it searches: far above a search (hard: about
@@ -65,50 +63,6 @@ def draw_accepted(share: float, *, rated: bool) -> bool:
 def turn_key(game_id: int, version: int) -> str:
     """The claim of the bot's search of one position."""
     return f"bot-turn:{game_id}:{version}"
-
-
-# ---- challenges and settings (called by the service) --------------------------------
-
-
-def check_challenge(
-    bot_user_id: int | None,
-    invited: Sequence[int],
-    bots: Iterable[int],
-    options: Mapping[str, str],
-) -> dict[str, str]:
-    """The challenge's options once checked: other bots are refused, the level is one of
-    ``LEVELS`` and only for a game with the bot (``normal`` when not given). ``ValueError``
-    says what is wrong."""
-    others = set(bots) - {bot_user_id}
-    if others & set(invited):
-        me = f" (or me, <@{bot_user_id}>, to play the computer)" if bot_user_id else ""
-        raise ValueError(f"Bots cannot play; challenge people{me}.")
-    chosen = dict(options)
-    level = chosen.get(LEVEL)
-    if bot_user_id is None or bot_user_id not in invited:
-        if level is not None:
-            who = f"<@{bot_user_id}>" if bot_user_id else "the bot"
-            raise ValueError(f"The level is for games against the computer: challenge {who}.")
-        return chosen
-    if level is None:
-        chosen[LEVEL] = DEFAULT_LEVEL
-    elif level not in LEVELS:
-        raise ValueError(f"The level must be one of {', '.join(LEVELS)}.")
-    return chosen
-
-
-def game_options(
-    options: Mapping[str, Any], players: Sequence[int], bot_user_id: int | None
-) -> dict[str, Any]:
-    """The game's settings from the challenge's options: with the bot's level given to each
-    seat it holds."""
-    settings = dict(options)
-    level = settings.pop(LEVEL, None) or DEFAULT_LEVEL
-    carried = settings.pop(BOT_LEVELS, {})  # a rematch keeps each bot seat's level
-    seats = [str(seat) for seat, user in enumerate(players) if user == bot_user_id]
-    if seats:
-        settings[BOT_LEVELS] = {seat: carried.get(seat, level) for seat in seats}
-    return settings
 
 
 # ---- playing ------------------------------------------------------------------------

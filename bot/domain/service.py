@@ -4,10 +4,12 @@ Every change to a game is one optimistic transaction: read the row at version v,
 action to the engine in memory, then write the new state ``WHERE version = v``. A writer that
 lost the race gets ``StaleBoard`` with the current board; nothing is half-written.
 
-The service calls the modules that hold each capability (all in ``bot/domain/``): what it
-returns and raises is in ``views.py`` (importable from here too), the engine side (loading a
-game, the players' actions) in ``actions.py``, seats and rematches in ``challenges.py``, the
-clock's work (``tick``) in ``deadlines.py``.
+The service is the facade on top of the modules that hold each capability (all in
+``bot/domain/``), which never import it: what it returns and raises is in ``views.py``
+(importable from here too), the engine side (loading a game, the players' actions) in
+``actions.py``, the jobs it runs in its worker pool in ``engine_jobs.py``, seats and rematches
+in ``challenges.py``, the clock's work (``tick``) in ``deadlines.py``, takebacks in
+``takebacks.py``. The bot player (``opponent.py``) sits above it and plays through it.
 """
 
 from __future__ import annotations
@@ -23,25 +25,34 @@ from functools import partial
 from typing import Any
 
 from bot.config import Settings
-from bot.domain import clocks, notify, ratings, records, takebacks
+from bot.domain import (
+    bot_seats,
+    challenges,
+    clocks,
+    engine_jobs,
+    notify,
+    ratings,
+    records,
+    takebacks,
+)
 from bot.domain import events as game_events
 from bot.domain.actions import (
-    _answer_draw_action,
-    _claim_timeout_action,
-    _game_class,
-    _known_class,
-    _move_action,
-    _new_game,
-    _offer_draw_action,
-    _parse_game,
-    _require_turn,
-    _resign_action,
-    _roll_action,
-    _title,
-    _turn_action,
+    answer_draw_action,
+    claim_timeout_action,
+    game_class_named,
+    move_action,
+    new_game,
+    offer_draw_action,
+    parse_game,
+    require_turn,
+    resign_action,
+    roll_action,
+    title_of,
+    turn_action,
 )
 from bot.domain.actions import natural_key as natural_key
 from bot.domain.deadlines import Deadlines
+from bot.domain.engine_jobs import Action, Renderer, Snapshot
 from bot.domain.events import GameEvent
 from bot.domain.jobs import Outbox
 from bot.domain.server_settings import Refused, ServerSettings, change
@@ -61,18 +72,16 @@ from bot.domain.views import (
 )
 from bot.domain.views import IllegalMoveError as IllegalMoveError
 from bot.domain.views import RollDue as RollDue
-from bot.runtime import workers
-from bot.runtime.workers import Action, Snapshot, Workers
+from bot.runtime.workers import Workers
 from bot.storage import GameStore
 from bot.storage.sqlite import ChallengeRow, GameRow
 from games import Game, load_game
-from games.base import DiceSpec, LogEntry
+from games.base import DiceSpec
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 Roller = Callable[[DiceSpec], Sequence[int]]
-Renderer = Callable[[Game], bytes]
 
 FIRST_CHOICES = ("me", "them", "random")
 LEGAL_CACHE_SIZE = 512
@@ -126,6 +135,9 @@ class GameService:
         self._snapshots: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
         self._search_games: OrderedDict[tuple[int, int], Game] = OrderedDict()
         self._vacations = Vacations(store, clock, lambda row: self._mover_and_waiting(row)[0])
+        self._takebacks = takebacks.Takebacks(
+            store, clock, self._workers, game_row=self._game_row, apply=self._apply
+        )
         self._deadlines = Deadlines(
             store,
             clock,
@@ -165,17 +177,13 @@ class GameService:
         opponent, the challenge is open (bot/domain/challenges.py): one against one.
         ``options["time"]``: seconds per move (default: the server's); the server's settings
         may refuse the game or the channel (``parent_channel_id``: a thread's channel)."""
-        from bot.domain import opponent
-
         partners = (partner_id, opponent_partner_id)
         if opponent_id is None and partners != (None, None):
-            from bot.domain.challenges import OPEN_IS_ONE_AGAINST_ONE
-
-            raise NotAllowed(OPEN_IS_ONE_AGAINST_ONE)
+            raise NotAllowed(challenges.OPEN_IS_ONE_AGAINST_ONE)
         invited = [p for p in (opponent_id, *partners) if p is not None]
         bots = [*bots, *([opponent_id] if opponent_is_bot and opponent_id is not None else [])]
         try:
-            options = opponent.check_challenge(self.bot_user_id, invited, bots, options or {})
+            options = bot_seats.check_challenge(self.bot_user_id, invited, bots, options or {})
         except ValueError as error:
             raise NotAllowed(str(error)) from None
         if challenger_id in invited:
@@ -185,12 +193,12 @@ class GameService:
             raise NotAllowed("Each player can take only one place in a game.")
         if first not in FIRST_CHOICES:
             raise ServiceError("Who moves first must be `me`, `them` or `random`.")
-        cls = _game_class(kind)
+        cls = game_class_named(kind)
         seats = 1 + max(len(invited), 1)  # an open challenge has one place
         if seats not in cls.seat_counts:
             raise ServiceError(f"{cls.title} is not played with partners.")
         chosen = tuple(sorted(set(variants)))
-        _new_game(cls, chosen, seats)  # validates variants and the seat count
+        new_game(cls, chosen, seats)  # validates variants and the seat count
         colour = (options or {}).get("colour")
         colours = [name.lower() for name in cls.seat_names[:2]]
         if colour is not None and colour not in (*colours, "random"):
@@ -228,14 +236,12 @@ class GameService:
 
     async def get_challenge(self, challenge_id: int) -> ChallengeView:
         row = await self._challenge(challenge_id)
-        return _challenge_view(row, self._clock())
+        return challenges.challenge_view(row, self._clock())
 
     async def accept_challenge(self, challenge_id: int, user_id: int) -> BoardView | ChallengeView:
         """An invited player accepts. The game starts (a ``BoardView``) once everyone invited
         has accepted; until then the challenge (a ``ChallengeView``) says who is missing.
         An open challenge is taken by the first to accept (bot/domain/challenges.py)."""
-        from bot.domain import challenges
-
         row = await self._challenge(challenge_id)
         taker = None
         if row.is_open:
@@ -248,7 +254,7 @@ class GameService:
         if user_id in row.accepted:
             raise NotAllowed("You have already accepted; the others still have to.")
         now = self._clock()
-        _check_pending(row, now)
+        challenges.check_pending(row, now)
         accepted = (*row.accepted, user_id)
         if set(row.invited) - set(accepted):
             if not await self._store.update_challenge(
@@ -257,14 +263,12 @@ class GameService:
                 expected_accepted=row.accepted,
                 accepted=accepted,
             ):
-                _check_pending(await self._challenge(challenge_id), now)
+                challenges.check_pending(await self._challenge(challenge_id), now)
                 raise ServiceError("Someone else answered at the same moment; click again.")
             return await self.get_challenge(challenge_id)
-        from bot.domain import opponent
-
-        cls = _game_class(row.kind)
+        cls = game_class_named(row.kind)
         players, variants, first_note = challenges.seat_players(row, cls, self._roll)
-        game = _new_game(cls, variants, len(players))
+        game = new_game(cls, variants, len(players))
         game_id = await self._store.accept_challenge(
             challenge_id,
             now,
@@ -278,7 +282,7 @@ class GameService:
             status="active",
             created_at=now,
             updated_at=now,
-            options=opponent.game_options(row.options, players, self.bot_user_id),
+            options=bot_seats.game_options(row.options, players, self.bot_user_id),
             taken_by=taker,
             **await self._turn_columns(
                 row.guild_id, row.options, _user(players, game.to_move), now
@@ -288,7 +292,7 @@ class GameService:
             fresh = await self._challenge(challenge_id)
             if taker is not None and fresh.status == "accepted":
                 raise challenges.too_late(fresh)
-            _check_pending(fresh, now)
+            challenges.check_pending(fresh, now)
             raise ServiceError("This challenge can no longer be accepted.")
         game_row = await self._game_row(game_id, row.guild_id)
         return await self._show(game_row, extra=(first_note,))
@@ -299,20 +303,20 @@ class GameService:
         if user_id != row.challenger_id and user_id not in row.invited:
             raise NotAllowed("This is not your challenge.")
         now = self._clock()
-        _check_pending(row, now)
+        challenges.check_pending(row, now)
         if not await self._store.update_challenge(
             challenge_id, expected_status="pending", status="declined"
         ):
-            _check_pending(await self._challenge(challenge_id), now)
+            challenges.check_pending(await self._challenge(challenge_id), now)
         return await self.get_challenge(challenge_id)
 
     async def rematch(self, game_id: int, user_id: int, *, guild_id: int) -> ChallengeView:
         """A player of the finished game asks for its rematch (bot/domain/challenges.py)."""
-        from bot.domain.challenges import create_rematch
-
         row = await self._game_row(game_id, guild_id)
         ttl = self._settings.challenge_ttl
-        challenge_id = await create_rematch(self._store, row, user_id, self._clock(), ttl)
+        challenge_id = await challenges.create_rematch(
+            self._store, row, user_id, self._clock(), ttl
+        )
         return await self.get_challenge(challenge_id)
 
     # ---- where the game is shown ---------------------------------------------------
@@ -379,7 +383,7 @@ class GameService:
         (``game.turn_log()``, e.g. a turn per line with its roll), else one numbered line per
         logged action."""
         row = await self._game_row(game_id, guild_id)
-        return await self._workers.run(workers.history, row)
+        return await self._workers.run(engine_jobs.history, row)
 
     async def record_files(
         self, game_id: int, guild_id: int, names: dict[int, str] | None = None
@@ -449,7 +453,7 @@ class GameService:
         guild_id: int,
         expected_version: int | None = None,
     ) -> BoardView:
-        action = partial(_move_action, user_id, text)
+        action = partial(move_action, user_id, text)
         return await self._change(game_id, guild_id, expected_version, action, actor=user_id)
 
     async def roll(
@@ -466,12 +470,12 @@ class GameService:
             raise StaleBoard(self._view(row, before))
         if before.is_over:
             raise ServiceError(f"This game is over: {before.result}.")
-        _require_turn(row, before, user_id)
+        require_turn(row, before.to_move, user_id)
         spec = before.dice_needed
         if spec is None:
             raise NotAllowed("No roll is due now: the dice are rolled; make your move.")
         dice = self._roll(spec)  # here, not in the worker: the roller is the service's
-        action = partial(_roll_action, user_id, dice)
+        action = partial(roll_action, user_id, dice)
         board, after = await self._apply(row, action, actor=user_id)
         return replace(board, note=_roll_note(after, before.to_move, before.mover, dice))
 
@@ -486,7 +490,7 @@ class GameService:
     ) -> BoardView:
         """Several moves of the same seat's turn (each checked as ``move`` checks one) as one
         change of the version the mover saw: the bot opponent's whole turn."""
-        action = partial(_turn_action, user_id, tuple(moves))
+        action = partial(turn_action, user_id, tuple(moves))
         return await self._change(game_id, guild_id, expected_version, action)
 
     async def saved_game(self, game_id: int, guild_id: int) -> tuple[int, str]:
@@ -497,30 +501,30 @@ class GameService:
     async def resign(
         self, game_id: int, user_id: int, *, guild_id: int, expected_version: int | None = None
     ) -> BoardView:
-        action = partial(_resign_action, user_id)
+        action = partial(resign_action, user_id)
         return await self._change(game_id, guild_id, expected_version, action)
 
     async def offer_draw(self, game_id: int, user_id: int, *, guild_id: int) -> BoardView:
         """Offer a draw; an offer made while the opponent's offer stands agrees to it."""
-        return await self._change(game_id, guild_id, None, partial(_offer_draw_action, user_id))
+        return await self._change(game_id, guild_id, None, partial(offer_draw_action, user_id))
 
     async def answer_draw(
         self, game_id: int, user_id: int, accept: bool, *, guild_id: int
     ) -> BoardView:
-        action = partial(_answer_draw_action, user_id, accept)
+        action = partial(answer_draw_action, user_id, accept)
         return await self._change(game_id, guild_id, None, action)
 
     async def ask_takeback(
         self, game_id: int, user_id: int, *, guild_id: int
     ) -> takebacks.TakebackView:
         """Ask the other side to undo your last move (``bot/domain/takebacks.py``)."""
-        return await takebacks.ask(self, game_id, user_id, guild_id)
+        return await self._takebacks.ask(game_id, user_id, guild_id)
 
     async def answer_takeback(
         self, game_id: int, user_id: int, accept: bool, *, guild_id: int, version: int
     ) -> tuple[takebacks.TakebackView, BoardView | None]:
         """Accept (the restored board comes back) or decline a takeback request."""
-        return await takebacks.answer(self, game_id, user_id, accept, guild_id, version)
+        return await self._takebacks.answer(game_id, user_id, accept, guild_id, version)
 
     async def game_events(self, game_id: int, guild_id: int) -> list[GameEvent]:
         """The game's event history (``bot/domain/events.py``)."""
@@ -528,7 +532,7 @@ class GameService:
         return await self._store.game_events(game_id)
 
     async def claim_timeout(self, game_id: int, user_id: int, *, guild_id: int) -> BoardView:
-        action = partial(_claim_timeout_action, user_id)
+        action = partial(claim_timeout_action, user_id)
         return await self._change(game_id, guild_id, None, action)
 
     def free_roll(self, text: str) -> tuple[DiceSpec, tuple[int, ...]]:
@@ -542,21 +546,23 @@ class GameService:
         """Send what is due (``Deadlines.tick``): expired challenges, reminders, claim
         notices, games ended on time, the day's digests. With ``send`` (the bot), each is
         sent, then marked done; without, marked done and returned for the caller to post."""
-        return await self._deadlines.tick(send, partial(notify.digests, self))
+        return await self._deadlines.tick(
+            send, partial(notify.digests, self._store, self.list_games)
+        )
 
     # ---- notifications (bot/domain/notify.py) ---------------------------------------------
 
     async def notify_settings(self, guild_id: int, user_id: int) -> notify.NotifySettings:
-        return await notify.settings(self, guild_id, user_id)
+        return await notify.settings(self._store, guild_id, user_id)
 
     async def set_notify(
         self, guild_id: int, user_id: int, choice: notify.NotifyChoice
     ) -> notify.NotifySettings:
-        return await notify.change(self, guild_id, user_id, self._clock(), choice)
+        return await notify.change(self._store, guild_id, user_id, self._clock(), choice)
 
     async def dm_failed(self, guild_id: int, user_id: int) -> bool:
         """A DM to the player failed; True the first time (tell them once)."""
-        return await notify.dm_failed(self, guild_id, user_id)
+        return await notify.dm_failed(self._store, guild_id, user_id)
 
     # ---- server settings and vacations ---------------------------------------------
 
@@ -636,7 +642,7 @@ class GameService:
         known = _recall(self._snapshots, (row.id, row.version))
         now = self._clock()
         legal = None if known is None else known.legal
-        done = await self._workers.run(workers.apply, row, action, now, legal, self._renderer)
+        done = await self._workers.run(engine_jobs.apply, row, action, now, legal, self._renderer)
         after = done.shown.snapshot
         timer = await self._timer_columns(row, done.before, after, now)
         columns = done.columns | {"updated_at": now} | timer
@@ -689,7 +695,7 @@ class GameService:
         """The row's version as the service shows it: cached, or loaded in a worker."""
         snapshot = _recall(self._snapshots, (row.id, row.version))
         if snapshot is None:
-            snapshot = (await self._workers.run(workers.show, row, None, None)).snapshot
+            snapshot = (await self._workers.run(engine_jobs.show, row, None, None)).snapshot
             _remember(self._snapshots, (row.id, row.version), snapshot)
         return snapshot
 
@@ -704,11 +710,11 @@ class GameService:
             return self._view(row, known, extra)
         legal = None if known is None else known.legal
         renderer = self._renderer if with_image else None
-        shown = await self._workers.run(workers.show, row, legal, renderer)
+        shown = await self._workers.run(engine_jobs.show, row, legal, renderer)
         _remember(self._snapshots, (row.id, row.version), shown.snapshot)
         return self._view(row, shown.snapshot, extra, image=self._image(row.kind, shown))
 
-    def _image(self, kind: str, shown: workers.Shown) -> bytes:
+    def _image(self, kind: str, shown: engine_jobs.Shown) -> bytes:
         if shown.render_error is not None:
             log.error("rendering %s failed", kind, exc_info=RenderFailed(shown.render_error))
         return shown.image
@@ -740,7 +746,7 @@ class GameService:
     def _mover_and_waiting(self, row: GameRow) -> tuple[int | None, int | None]:
         """The user to move and the first player of another team (who may claim)."""
         try:
-            game = _parse_game(row, full_check=False)
+            game = parse_game(row, full_check=False)
         except CorruptGame:
             return None, None
         seat = game.to_move
@@ -796,14 +802,14 @@ class GameService:
             status, finished, seat = row.result, True, None
         else:
             try:
-                game = _parse_game(row, full_check=False)
+                game = parse_game(row, full_check=False)
                 status, finished, seat = game.status_line(), game.is_over, game.to_move
             except CorruptGame:
                 status, finished, seat = "This game's saved state is damaged.", False, None
         return GameSummary(
             game_id=row.id,
             kind=row.kind,
-            title=_title(row.kind),
+            title=title_of(row.kind),
             players=row.players,
             status=status,
             finished=finished or row.status == "finished",
@@ -816,31 +822,6 @@ class GameService:
 
 
 # ---- helpers -------------------------------------------------------------------------
-
-
-def last_action(entries: Sequence[LogEntry]) -> str | None:
-    """The last logged action, joined with what led to it by the same seat.
-
-    A removal (``x...``) is shown after the move that made the mill, and moves after the
-    roll they used, the whole turn since the roll: ``"d2-d3 xg7"``, ``"[3 5] 13-8 8-5"``.
-    """
-    if not entries:
-        return None
-    turn = [entries[-1]]
-    for entry in reversed(entries[:-1]):
-        if turn[0].dice is not None or entry.seat != turn[0].seat:
-            break
-        turn.insert(0, entry)
-    if turn[0].dice is not None:
-        return " ".join(str(entry) for entry in turn)
-    shown = [entries[-1]]
-    for entry in reversed(entries[:-1]):
-        latest = shown[0]
-        is_removal = (latest.move or "").startswith("x")
-        if entry.seat != latest.seat or not (entry.dice is not None or is_removal):
-            break
-        shown.insert(0, entry)
-    return " ".join(str(entry) for entry in shown)
 
 
 DICE_RE = re.compile(r"([0-9]{0,4})\s*[dD]\s*([0-9]{1,6})")  # ASCII, and short
@@ -885,51 +866,6 @@ def _roll_note(after: Snapshot, seat: int | None, name: str, dice: Sequence[int]
     if after.to_move != seat or after.dice_needed is not None:
         return f"{text}: no legal move, the turn passes"
     return text
-
-
-def _history_line(ply: int, game: Game, entry: LogEntry) -> str:
-    name = game.seat_names[entry.seat]
-    if entry.dice is not None:
-        return f"{ply}. {name} rolls {entry}"
-    return f"{ply}. {name} {entry.move}"
-
-
-def _check_pending(row: ChallengeRow, now: float) -> None:
-    if row.status == "expired" or (row.status == "pending" and now >= row.expires_at):
-        raise ServiceError("This challenge has expired.")
-    if row.status != "pending":
-        raise ServiceError(f"This challenge was already {row.status}.")
-
-
-def _challenge_view(row: ChallengeRow, now: float) -> ChallengeView:
-    expired = row.status == "pending" and now >= row.expires_at
-    cls = _known_class(row.kind)
-    seat_names: tuple[str, ...] = ()
-    if row.seats and cls is not None:
-        seat_names = tuple(_new_game(cls, row.variants, len(row.seats)).seat_names)
-    return ChallengeView(
-        challenge_id=row.id,
-        kind=row.kind,
-        title=_title(row.kind),
-        variants=row.variants,
-        challenger_id=row.challenger_id,
-        opponent_id=row.opponent_id,
-        first=row.first,
-        status="expired" if expired else row.status,
-        expires_at=row.expires_at,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        message_id=row.message_id,
-        teams=row.teams,
-        invited=row.invited,
-        accepted=row.accepted,
-        options=tuple(sorted(row.options.items())),
-        draws_sides=callable(getattr(cls, "seating", None)) and not row.seats,
-        seats=row.seats or (),
-        seat_names=seat_names,
-        rematch_of=row.rematch_of,
-        time=row.options.get("time") if isinstance(row.options.get("time"), int) else None,
-    )
 
 
 def _user(players: Sequence[int], seat: int | None) -> int | None:

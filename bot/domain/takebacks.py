@@ -18,18 +18,24 @@ version. Rated games allow takebacks too, with consent; the history records them
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.domain import events as ev
+from bot.domain.actions import require_player, title_of
+from bot.domain.engine_jobs import Action, Snapshot, load
 from bot.domain.events import GameEvent
+from bot.domain.views import BoardView, CorruptGame, NotAllowed, ServiceError, StaleBoard
+from bot.runtime.workers import Workers
+from bot.storage import GameStore
+from bot.storage.sqlite import GameRow
 from games import Game
 from games.base import IllegalMove
 
-if TYPE_CHECKING:
-    from bot.domain.service import BoardView, GameService
-    from bot.storage.sqlite import GameRow
+GameRowOf = Callable[[int, int], Awaitable[GameRow]]  # (game, guild) -> row, or NotFound
+Apply = Callable[[GameRow, Action], Awaitable[tuple[BoardView, Snapshot]]]
 
 LAPSED = "This takeback request is no longer open: the game moved on, or it was answered."
 
@@ -61,8 +67,6 @@ class TakebackView:
 
 def plan_for(game: Game, seat: int) -> Plan:
     """The takeback ``seat`` may ask for now; ``ServiceError`` says why there is none."""
-    from bot.domain.service import NotAllowed, ServiceError
-
     if game.is_over:
         raise ServiceError(f"This game is over: {game.result_text()}. Nothing can be taken back.")
     log = game.log
@@ -87,8 +91,6 @@ def plan_for(game: Game, seat: int) -> Plan:
 def restored(game: Game, cut: int) -> Game:
     """The game with its log's first ``cut`` entries, replayed from the start: the position
     exactly as it was then (with its dice, when the last entry kept is a roll)."""
-    from bot.domain.service import CorruptGame
-
     fresh = type(game)(game.variant_set, game.seats)
     try:
         fresh.replay(game.log[:cut])
@@ -101,9 +103,7 @@ def restored(game: Game, cut: int) -> Game:
 
 
 def plan_job(row: GameRow, seat: int) -> Plan:
-    from bot.runtime.workers import _load
-
-    return plan_for(_load(row, None), seat)
+    return plan_for(load(row, None), seat)
 
 
 def takeback_action(
@@ -111,8 +111,6 @@ def takeback_action(
 ) -> dict[str, Any]:
     """The accepted takeback, as an action of ``GameService._apply``: the game becomes the
     restored one in place (the action protocol mutates the loaded game)."""
-    from bot.domain.service import ServiceError
-
     plan = plan_for(game, seat)
     if plan.cut != cut:
         raise ServiceError(LAPSED)
@@ -140,87 +138,99 @@ def latest(events: list[GameEvent]) -> GameEvent | None:
     return next((event for event in reversed(events) if event.kind in kinds), None)
 
 
-async def ask(service: GameService, game_id: int, user_id: int, guild_id: int) -> TakebackView:
-    """``user_id`` asks for a takeback; stored at the game's version (restart-safe)."""
-    from bot.domain.actions import _require_player, _title
-    from bot.domain.views import NotAllowed, ServiceError
+class Takebacks:
+    """The service's takebacks, over its store, clock and workers; ``game_row``: a game's
+    row in its guild; ``apply``: the version-checked write of an action to a game."""
 
-    store = service._store
-    row = await service._game_row(game_id, guild_id)
-    seat = _require_player(row, user_id)
-    plan = await service._workers.run(plan_job, row, seat)
-    history = await store.game_events(game_id)
-    last = latest(history)
-    if last is not None and last.version == row.version:
-        if last.kind == ev.TAKEBACK_ASK:
-            raise NotAllowed("A takeback is already asked in this game: wait for the answer.")
-        if last.kind == ev.TAKEBACK_DECLINE:
-            raise NotAllowed("Your takeback was declined: the game goes on.")
-    data = {
-        "undone": list(plan.undone),
-        "to_ply": plan.to_ply,
-        "cut": plan.cut,
-        "opponents": list(plan.opponents),
-    }
-    event = GameEvent(ev.TAKEBACK_ASK, seat, plan.ply, service._clock(), data=data)
-    if not await store.add_game_events(game_id, row.version, [event]):
-        raise ServiceError("The game moved on meanwhile: nothing was asked. Look at the board.")
-    return TakebackView(
-        game_id,
-        _title(row.kind),
-        row.version,
-        user_id,
-        tuple(row.players[s] for s in plan.opponents),
-        plan.undone,
-        "pending",
-    )
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Callable[[], float],
+        workers: Workers,
+        *,
+        game_row: GameRowOf,
+        apply: Apply,
+    ):
+        self._store = store
+        self._clock = clock
+        self._workers = workers
+        self._game_row = game_row
+        self._apply = apply
 
-
-async def answer(
-    service: GameService,
-    game_id: int,
-    user_id: int,
-    accept: bool,
-    guild_id: int,
-    version: int,
-) -> tuple[TakebackView, BoardView | None]:
-    """An opponent accepts (the restored board comes with the answer) or declines."""
-    from bot.domain.actions import _require_player, _title
-    from bot.domain.views import NotAllowed, ServiceError, StaleBoard
-
-    store = service._store
-    row = await service._game_row(game_id, guild_id)
-    seat = _require_player(row, user_id)
-    request = pending(await store.game_events(game_id), row.version)
-    if request is None or version != row.version:
-        raise ServiceError(LAPSED)
-    assert request.seat is not None
-    if seat == request.seat:
-        raise NotAllowed("You asked for this takeback: your opponent answers it.")
-    if seat not in request.data.get("opponents", ()):
-        raise NotAllowed("Your side asked for this takeback: the other side answers it.")
-    undone = tuple(request.data.get("undone", ()))
-    view = TakebackView(
-        game_id,
-        _title(row.kind),
-        row.version,
-        row.players[request.seat],
-        tuple(row.players[s] for s in request.data.get("opponents", ())),
-        undone,
-        "accepted" if accept else "declined",
-    )
-    now = service._clock()
-    if not accept:
-        data = {"asker": request.seat}
-        event = GameEvent(ev.TAKEBACK_DECLINE, seat, request.ply, now, data=data)
+    async def ask(self, game_id: int, user_id: int, guild_id: int) -> TakebackView:
+        """``user_id`` asks for a takeback; stored at the game's version (restart-safe)."""
+        store = self._store
+        row = await self._game_row(game_id, guild_id)
+        seat = require_player(row, user_id)
+        plan = await self._workers.run(plan_job, row, seat)
+        history = await store.game_events(game_id)
+        last = latest(history)
+        if last is not None and last.version == row.version:
+            if last.kind == ev.TAKEBACK_ASK:
+                raise NotAllowed("A takeback is already asked in this game: wait for the answer.")
+            if last.kind == ev.TAKEBACK_DECLINE:
+                raise NotAllowed("Your takeback was declined: the game goes on.")
+        data = {
+            "undone": list(plan.undone),
+            "to_ply": plan.to_ply,
+            "cut": plan.cut,
+            "opponents": list(plan.opponents),
+        }
+        event = GameEvent(ev.TAKEBACK_ASK, seat, plan.ply, self._clock(), data=data)
         if not await store.add_game_events(game_id, row.version, [event]):
+            raise ServiceError("The game moved on meanwhile: nothing was asked. Look at the board.")
+        return TakebackView(
+            game_id,
+            title_of(row.kind),
+            row.version,
+            user_id,
+            tuple(row.players[s] for s in plan.opponents),
+            plan.undone,
+            "pending",
+        )
+
+    async def answer(
+        self,
+        game_id: int,
+        user_id: int,
+        accept: bool,
+        guild_id: int,
+        version: int,
+    ) -> tuple[TakebackView, BoardView | None]:
+        """An opponent accepts (the restored board comes with the answer) or declines."""
+        store = self._store
+        row = await self._game_row(game_id, guild_id)
+        seat = require_player(row, user_id)
+        request = pending(await store.game_events(game_id), row.version)
+        if request is None or version != row.version:
             raise ServiceError(LAPSED)
-        return view, None
-    action = partial(takeback_action, request.seat, int(request.data["cut"]), seat)
-    try:
-        board, _ = await service._apply(row, action)
-    except StaleBoard:
-        raise ServiceError(LAPSED) from None
-    moves = " ".join(undone)
-    note = f"Takeback accepted by <@{user_id}>: <@{view.asker}>'s `{moves}` undone."
-    return view, replace(board, note=note)
+        assert request.seat is not None
+        if seat == request.seat:
+            raise NotAllowed("You asked for this takeback: your opponent answers it.")
+        if seat not in request.data.get("opponents", ()):
+            raise NotAllowed("Your side asked for this takeback: the other side answers it.")
+        undone = tuple(request.data.get("undone", ()))
+        view = TakebackView(
+            game_id,
+            title_of(row.kind),
+            row.version,
+            row.players[request.seat],
+            tuple(row.players[s] for s in request.data.get("opponents", ())),
+            undone,
+            "accepted" if accept else "declined",
+        )
+        now = self._clock()
+        if not accept:
+            data = {"asker": request.seat}
+            event = GameEvent(ev.TAKEBACK_DECLINE, seat, request.ply, now, data=data)
+            if not await store.add_game_events(game_id, row.version, [event]):
+                raise ServiceError(LAPSED)
+            return view, None
+        action = partial(takeback_action, request.seat, int(request.data["cut"]), seat)
+        try:
+            board, _ = await self._apply(row, action)
+        except StaleBoard:
+            raise ServiceError(LAPSED) from None
+        moves = " ".join(undone)
+        note = f"Takeback accepted by <@{user_id}>: <@{view.asker}>'s `{moves}` undone."
+        return view, replace(board, note=note)

@@ -8,6 +8,7 @@ winter and UTC+2 in summer; New York UTC-5 in winter), written as UTC datetimes.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 
 import pytest
 
@@ -131,29 +132,31 @@ async def test_a_refused_choice_changes_nothing(service, choice, message):
     assert await service.notify_settings(GUILD, ALICE) == before
 
 
-async def test_a_digest_goes_once_at_its_hour_then_the_next_day(service, clock):
+async def test_a_digest_goes_once_at_its_hour_then_the_next_day(service, store, clock):
+    digests = partial(notify.digests, store, service.list_games)
     board = await start_game(service)
     assert board.to_move_user == ALICE
     await service.set_notify(GUILD, ALICE, NotifyChoice(digest=True, hour=10, zone="Europe/Berlin"))
     await service.set_notify(GUILD, BOB, NotifyChoice(digest=True, hour=10, zone="Europe/Berlin"))
-    assert await notify.digests(service, clock()) == []  # 09:00 in Berlin
+    assert await digests(clock()) == []  # 09:00 in Berlin
     clock.advance(HOUR)
-    [notice] = await notify.digests(service, clock())  # Bob is not to move: nothing for him
+    [notice] = await digests(clock())  # Bob is not to move: nothing for him
     assert (notice.kind, notice.user_id) == ("digest", ALICE)
     assert notice.text.startswith("Your turn in 1 game (2027-01-15):\n- Shax #")
-    assert await notify.digests(service, clock()) == []  # a second process finds it sent
+    assert await digests(clock()) == []  # a second process finds it sent
     settings = await service.notify_settings(GUILD, ALICE)
     assert settings.next_digest == utc(2027, 1, 16, 9)
     clock.advance(DAY)
-    assert [n.user_id for n in await notify.digests(service, clock())] == [ALICE]
+    assert [n.user_id for n in await digests(clock())] == [ALICE]
 
 
-async def test_a_bot_back_after_days_sends_one_digest_not_one_a_day(service, clock):
+async def test_a_bot_back_after_days_sends_one_digest_not_one_a_day(service, store, clock):
+    digests = partial(notify.digests, store, service.list_games)
     await start_game(service)
     await service.set_notify(GUILD, ALICE, NotifyChoice(digest=True, hour=10, zone="UTC"))
     clock.advance(3 * DAY)  # 2027-01-18 08:00 UTC: three 10:00s were missed
-    assert len(await notify.digests(service, clock())) == 1
-    assert await notify.digests(service, clock()) == []
+    assert len(await digests(clock())) == 1
+    assert await digests(clock()) == []
     settings = await service.notify_settings(GUILD, ALICE)
     assert settings.next_digest == utc(2027, 1, 18, 10)
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
 import signal
 
 import pytest
 
 from bot.config import Settings
+from bot.domain import engine_jobs
 from bot.domain.service import GameService, IllegalMoveError, NotAllowed
 from bot.runtime.workers import Workers, echo
 from games import DiceSpec, Jikaida
@@ -24,7 +26,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture
 async def pool():
-    workers = Workers(1)
+    workers = Workers(1, preload=engine_jobs.PRELOAD)
     yield workers
     await workers.close()
 
@@ -84,6 +86,24 @@ def test_workers_default_to_one_per_core():
     assert Workers(0).processes == 0
     with pytest.raises(ValueError):
         Workers(-1)
+
+
+def test_the_pool_knows_no_jobs_and_the_service_names_what_its_workers_preload():
+    assert Workers(1).preload == ("games", "render")
+    assert engine_jobs.PRELOAD == ("games", "render", "bot.domain.engine_jobs")
+    assert Workers(1, preload=engine_jobs.PRELOAD).preload == engine_jobs.PRELOAD
+
+
+async def test_the_fork_server_is_told_what_to_preload(monkeypatch):
+    asked: list[list[str]] = []
+    context = multiprocessing.get_context("forkserver")
+    monkeypatch.setattr(context, "set_forkserver_preload", asked.append)
+    workers = Workers(1, preload=engine_jobs.PRELOAD)
+    try:
+        assert await workers.run(echo, "up") == "up"
+    finally:
+        await workers.close()
+    assert asked == [["games", "render", "bot.domain.engine_jobs"]]
 
 
 async def test_a_failed_render_is_logged_here_with_the_workers_traceback(

@@ -1,0 +1,57 @@
+"""The bot opponent's seats in challenges and games (the player itself is ``opponent.py``).
+
+A challenge to the bot's own user stores the level in the challenge's options (``"level"``);
+when the game starts, the seats the bot holds get it in the game's settings:
+``options["bot_levels"] = {"<seat>": "hard", ...}``. Other bots are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from search import DEFAULT_LEVEL, LEVELS
+
+LEVEL = "level"  # the challenge's option
+BOT_LEVELS = "bot_levels"  # the game's setting: {"<seat>": level}
+
+
+def check_challenge(
+    bot_user_id: int | None,
+    invited: Sequence[int],
+    bots: Iterable[int],
+    options: Mapping[str, str],
+) -> dict[str, str]:
+    """The challenge's options once checked: other bots are refused, the level is one of
+    ``LEVELS`` and only for a game with the bot (``normal`` when not given). ``ValueError``
+    says what is wrong."""
+    others = set(bots) - {bot_user_id}
+    if others & set(invited):
+        me = f" (or me, <@{bot_user_id}>, to play the computer)" if bot_user_id else ""
+        raise ValueError(f"Bots cannot play; challenge people{me}.")
+    chosen = dict(options)
+    level = chosen.get(LEVEL)
+    if bot_user_id is None or bot_user_id not in invited:
+        if level is not None:
+            who = f"<@{bot_user_id}>" if bot_user_id else "the bot"
+            raise ValueError(f"The level is for games against the computer: challenge {who}.")
+        return chosen
+    if level is None:
+        chosen[LEVEL] = DEFAULT_LEVEL
+    elif level not in LEVELS:
+        raise ValueError(f"The level must be one of {', '.join(LEVELS)}.")
+    return chosen
+
+
+def game_options(
+    options: Mapping[str, Any], players: Sequence[int], bot_user_id: int | None
+) -> dict[str, Any]:
+    """The game's settings from the challenge's options: with the bot's level given to each
+    seat it holds."""
+    settings = dict(options)
+    level = settings.pop(LEVEL, None) or DEFAULT_LEVEL
+    carried = settings.pop(BOT_LEVELS, {})  # a rematch keeps each bot seat's level
+    seats = [str(seat) for seat, user in enumerate(players) if user == bot_user_id]
+    if seats:
+        settings[BOT_LEVELS] = {seat: carried.get(seat, level) for seat in seats}
+    return settings
