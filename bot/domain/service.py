@@ -26,6 +26,7 @@ from typing import Any
 
 from bot.config import Settings
 from bot.domain import (
+    boards,
     bot_seats,
     challenges,
     clocks,
@@ -47,7 +48,6 @@ from bot.domain.actions import (
     require_turn,
     resign_action,
     roll_action,
-    title_of,
     turn_action,
 )
 from bot.domain.actions import natural_key as natural_key
@@ -430,15 +430,15 @@ class GameService:
         rows = await self._store.games_of_user(
             guild_id, user_id, include_finished=include_finished, limit=limit
         )
-        return [self._summary(row) for row in rows]
+        return [boards.game_summary(row) for row in rows]
 
     async def summary(self, game_id: int, guild_id: int) -> GameSummary:
         """The game's row as a summary (kind, players, home), without loading the game."""
-        return self._summary(await self._game_row(game_id, guild_id))
+        return boards.game_summary(await self._game_row(game_id, guild_id))
 
     async def game_in_thread(self, guild_id: int, thread_id: int) -> GameSummary | None:
         row = await self._store.game_in_thread(guild_id, thread_id)
-        return self._summary(row) if row else None
+        return boards.game_summary(row) if row else None
 
     # ---- playing -------------------------------------------------------------------
     # Each action is a top-level function (below the class) bound with ``partial``: it runs
@@ -755,70 +755,16 @@ class GameService:
         others = [s for s in range(game.seats) if game.team_of(s) != game.team_of(seat)]
         return row.players[seat], (row.players[others[0]] if others else None)
 
+    def _view(
+        self, row: GameRow, snapshot: Snapshot, extra: Fields = (), *, image: bytes = b""
+    ) -> BoardView:
+        return boards.board_view(row, snapshot, self._clock(), extra, image=image)
+
     def _roll(self, spec: DiceSpec) -> tuple[int, ...]:
         dice = tuple(int(d) for d in self._roller(spec))
         if len(dice) != spec.count or not all(1 <= d <= spec.sides for d in dice):
             raise RuntimeError(f"roller returned {dice} for {spec}")
         return dice
-
-    def _view(
-        self, row: GameRow, snapshot: Snapshot, extra: Fields = (), *, image: bytes = b""
-    ) -> BoardView:
-        """What to show of the row's version (``image``: its board, when rendered)."""
-        seat = snapshot.to_move
-        spec = snapshot.dice_needed
-        return BoardView(
-            game_id=row.id,
-            kind=row.kind,
-            title=snapshot.title,
-            version=row.version,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            thread_id=row.thread_id,
-            message_id=row.message_id,
-            players=row.players,
-            seat_names=snapshot.seat_names,
-            to_move_user=None if seat is None else row.players[seat],
-            status=snapshot.status,
-            last_action=snapshot.last_action,
-            fields=snapshot.summary + _extra_fields(row, snapshot) + tuple(extra),
-            finished=snapshot.is_over,
-            result=snapshot.result,
-            image=image,
-            dice_needed=None if spec is None else str(spec),
-            legal_count=len(snapshot.legal),
-            answers=snapshot.answers,
-            bot_levels=_bot_levels(row),
-            clock=None
-            if seat is None or snapshot.is_over
-            else clocks.clock_line(
-                row.players[seat], row.claim_at, row.paused_until, self._clock()
-            ),
-        )
-
-    def _summary(self, row: GameRow) -> GameSummary:
-        if row.status == "finished" and row.result:
-            # Stored with the game when it ended: lists of old games need not load them.
-            status, finished, seat = row.result, True, None
-        else:
-            try:
-                game = parse_game(row, full_check=False)
-                status, finished, seat = game.status_line(), game.is_over, game.to_move
-            except CorruptGame:
-                status, finished, seat = "This game's saved state is damaged.", False, None
-        return GameSummary(
-            game_id=row.id,
-            kind=row.kind,
-            title=title_of(row.kind),
-            players=row.players,
-            status=status,
-            finished=finished or row.status == "finished",
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            thread_id=row.thread_id,
-            message_id=row.message_id,
-            to_move_user=None if seat is None else row.players[seat],
-        )
 
 
 # ---- helpers -------------------------------------------------------------------------
@@ -870,22 +816,6 @@ def _roll_note(after: Snapshot, seat: int | None, name: str, dice: Sequence[int]
 
 def _user(players: Sequence[int], seat: int | None) -> int | None:
     return None if seat is None else players[seat]
-
-
-def _bot_levels(row: GameRow) -> tuple[tuple[int, str], ...]:
-    levels = row.options.get("bot_levels") or {}
-    return tuple(sorted((int(seat), str(level)) for seat, level in levels.items()))
-
-
-def _extra_fields(row: GameRow, game: Snapshot) -> Fields:
-    fields: list[tuple[str, str]] = []
-    if row.variants:
-        fields.append(("Variants", ", ".join(row.variants)))
-    seat = row.draw_offer_seat
-    if seat is not None and not game.is_over:
-        name = game.seat_names[seat]
-        fields.append(("Draw offer", f"<@{row.players[seat]}> ({name}) offers a draw"))
-    return tuple(fields)
 
 
 def _game_not_found(game_id: int) -> NotFound:
