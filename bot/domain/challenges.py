@@ -1,4 +1,5 @@
-"""The loop back to the next game (issue 15): rematches and open challenges.
+"""Challenges (``Challenges``: made, accepted, declined, for the service), and the loop back
+to the next game (issue 15): rematches and open challenges.
 
 Rematch
     Any player of a finished game may ask for its rematch (the button on its final board)
@@ -29,12 +30,22 @@ Seats
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from bot.domain.actions import known_game_class, new_game, parse_game, title_of
-from bot.domain.views import ChallengeView, NotAllowed, ServiceError
+from bot.config import Settings
+from bot.domain import bot_seats, clocks
+from bot.domain.actions import game_class_named, known_game_class, new_game, parse_game, title_of
+from bot.domain.server_settings import Refused, ServerSettings
+from bot.domain.views import (
+    BoardView,
+    ChallengeView,
+    Fields,
+    NotAllowed,
+    NotFound,
+    ServiceError,
+)
 from bot.storage import GameStore
 from bot.storage.sqlite import ChallengeRow, GameRow
 from games import Game
@@ -280,6 +291,214 @@ def _roll_off(
         lines.append(f"{names[0]} {a}, {names[1]} {b}" + (" (tie, again)" if a == b else ""))
         if a != b:
             return (0, 1) if a > b else (1, 0)
+
+
+# ---- the service's challenges ----------------------------------------------------
+
+FIRST_CHOICES = ("me", "them", "random")
+
+RulesOf = Callable[[int], Awaitable[ServerSettings]]  # a guild's server settings
+# A new turn's deadlines: (guild, the game's options, the user to move, now) -> columns.
+TurnColumns = Callable[[int, dict[str, Any], int | None, float], Awaitable[dict[str, Any]]]
+Started = Callable[[int, int, Fields], Awaitable[BoardView]]  # (game, guild, note) -> board
+
+
+class Challenges:
+    """Challenges made, accepted, declined and rematched, for the service: over its store,
+    clock and settings (``claim_after``: the default time per move; ``challenge_ttl``).
+    ``bot_user_id``: the bot's own user (``bot_seats.py``); ``roll``: the service's dice;
+    ``rules_of``: a server's settings; ``turn_columns``: a new turn's deadlines;
+    ``started``: the board of a game just started, with a note."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Callable[[], float],
+        settings: Settings,
+        *,
+        bot_user_id: int | None,
+        roll: Roll,
+        rules_of: RulesOf,
+        turn_columns: TurnColumns,
+        started: Started,
+    ):
+        self._store = store
+        self._clock = clock
+        self._settings = settings
+        self.bot_user_id = bot_user_id
+        self._roll = roll
+        self._rules_of = rules_of
+        self._turn_columns = turn_columns
+        self._started = started
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        challenger_id: int,
+        opponent_id: int | None,
+        opponent_is_bot: bool = False,
+        first: str = "random",
+        variants: Iterable[str] = (),
+        partner_id: int | None = None,
+        opponent_partner_id: int | None = None,
+        bots: Iterable[int] = (),
+        options: dict[str, Any] | None = None,
+        parent_channel_id: int | None = None,
+    ) -> ChallengeView:
+        """A challenge to ``opponent_id``; team games may name a partner for either side
+        (every invited player must accept). ``bots``: invited users who are bots; only the
+        bot's own user may play (any number of seats), with a ``level`` option. Without an
+        opponent, the challenge is open (this module's text): one against one.
+        ``options["time"]``: seconds per move (default: the server's); the server's settings
+        may refuse the game or the channel (``parent_channel_id``: a thread's channel)."""
+        partners = (partner_id, opponent_partner_id)
+        if opponent_id is None and partners != (None, None):
+            raise NotAllowed(OPEN_IS_ONE_AGAINST_ONE)
+        invited = [p for p in (opponent_id, *partners) if p is not None]
+        bots = [*bots, *([opponent_id] if opponent_is_bot and opponent_id is not None else [])]
+        try:
+            options = bot_seats.check_challenge(self.bot_user_id, invited, bots, options or {})
+        except ValueError as error:
+            raise NotAllowed(str(error)) from None
+        if challenger_id in invited:
+            raise NotAllowed("You cannot challenge yourself or be your own partner.")
+        people = [user for user in invited if user != self.bot_user_id]
+        if len(set(people)) != len(people):
+            raise NotAllowed("Each player can take only one place in a game.")
+        if first not in FIRST_CHOICES:
+            raise ServiceError("Who moves first must be `me`, `them` or `random`.")
+        cls = game_class_named(kind)
+        seats = 1 + max(len(invited), 1)  # an open challenge has one place
+        if seats not in cls.seat_counts:
+            raise ServiceError(f"{cls.title} is not played with partners.")
+        chosen = tuple(sorted(set(variants)))
+        new_game(cls, chosen, seats)  # validates variants and the seat count
+        colour = (options or {}).get("colour")
+        colours = [name.lower() for name in cls.seat_names[:2]]
+        if colour is not None and colour not in (*colours, "random"):
+            raise ServiceError(f"The colour must be {' or '.join(colours)} or random.")
+        rules = await self._rules_of(guild_id)
+        try:
+            here = (channel_id, parent_channel_id or channel_id)
+            by_default = self._settings.claim_after  # the time per move
+            options = rules.challenge_options(cls.key, here, options or {}, by_default)
+        except Refused as refused:
+            raise NotAllowed(str(refused)) from None
+        except clocks.ClockError as error:
+            raise ServiceError(str(error)) from None
+        now = self._clock()
+        challenge_id = await self._store.insert_challenge(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            kind=cls.key,
+            variants=chosen,
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            first=first,
+            status="pending",
+            created_at=now,
+            expires_at=now + self._settings.challenge_ttl,
+            partners=partners,
+            options=options,
+        )
+        return await self.get(challenge_id)
+
+    async def set_message(self, challenge_id: int, message_id: int) -> None:
+        if not await self._store.update_challenge(challenge_id, message_id=message_id):
+            raise not_found(challenge_id)
+
+    async def get(self, challenge_id: int) -> ChallengeView:
+        row = await self._challenge(challenge_id)
+        return challenge_view(row, self._clock())
+
+    async def accept(self, challenge_id: int, user_id: int) -> BoardView | ChallengeView:
+        """An invited player accepts. The game starts (a ``BoardView``) once everyone invited
+        has accepted; until then the challenge (a ``ChallengeView``) says who is missing.
+        An open challenge is taken by the first to accept (this module's text)."""
+        row = await self._challenge(challenge_id)
+        taker = None
+        if row.is_open:
+            row, taker = take_open(row, user_id, self._clock()), user_id
+        elif user_id not in row.invited and row.status == "accepted":
+            raise too_late(row)
+        if user_id not in row.invited:
+            who = ", ".join(f"<@{user}>" for user in row.invited)
+            raise NotAllowed(f"Only {who} can accept this challenge.")
+        if user_id in row.accepted:
+            raise NotAllowed("You have already accepted; the others still have to.")
+        now = self._clock()
+        check_pending(row, now)
+        accepted = (*row.accepted, user_id)
+        if set(row.invited) - set(accepted):
+            if not await self._store.update_challenge(
+                challenge_id,
+                expected_status="pending",
+                expected_accepted=row.accepted,
+                accepted=accepted,
+            ):
+                check_pending(await self._challenge(challenge_id), now)
+                raise ServiceError("Someone else answered at the same moment; click again.")
+            return await self.get(challenge_id)
+        cls = game_class_named(row.kind)
+        players, variants, first_note = seat_players(row, cls, self._roll)
+        game = new_game(cls, variants, len(players))
+        mover = None if game.to_move is None else players[game.to_move]
+        game_id = await self._store.accept_challenge(
+            challenge_id,
+            now,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            kind=cls.key,
+            variants=variants,
+            players=players,
+            state=game.to_json(),
+            version=1,
+            status="active",
+            created_at=now,
+            updated_at=now,
+            options=bot_seats.game_options(row.options, players, self.bot_user_id),
+            taken_by=taker,
+            **await self._turn_columns(row.guild_id, row.options, mover, now),
+        )
+        if game_id is None:  # answered or expired meanwhile
+            fresh = await self._challenge(challenge_id)
+            if taker is not None and fresh.status == "accepted":
+                raise too_late(fresh)
+            check_pending(fresh, now)
+            raise ServiceError("This challenge can no longer be accepted.")
+        return await self._started(game_id, row.guild_id, (first_note,))
+
+    async def decline(self, challenge_id: int, user_id: int) -> ChallengeView:
+        """The challenged player declines (or the challenger withdraws)."""
+        row = await self._challenge(challenge_id)
+        if user_id != row.challenger_id and user_id not in row.invited:
+            raise NotAllowed("This is not your challenge.")
+        now = self._clock()
+        check_pending(row, now)
+        if not await self._store.update_challenge(
+            challenge_id, expected_status="pending", status="declined"
+        ):
+            check_pending(await self._challenge(challenge_id), now)
+        return await self.get(challenge_id)
+
+    async def rematch(self, row: GameRow, user_id: int) -> ChallengeView:
+        """A player of the finished game ``row`` asks for its rematch (``create_rematch``)."""
+        ttl = self._settings.challenge_ttl
+        challenge_id = await create_rematch(self._store, row, user_id, self._clock(), ttl)
+        return await self.get(challenge_id)
+
+    async def _challenge(self, challenge_id: int) -> ChallengeRow:
+        row = await self._store.get_challenge(challenge_id)
+        if row is None:
+            raise not_found(challenge_id)
+        return row
+
+
+def not_found(challenge_id: int) -> NotFound:
+    return NotFound(f"There is no challenge #{challenge_id}.")
 
 
 # ---- challenges as the service checks and shows them ------------------------------

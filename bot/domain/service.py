@@ -19,7 +19,7 @@ import random
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -27,7 +27,6 @@ from typing import Any
 from bot.config import Settings
 from bot.domain import (
     boards,
-    bot_seats,
     challenges,
     clocks,
     engine_jobs,
@@ -40,9 +39,7 @@ from bot.domain import events as game_events
 from bot.domain.actions import (
     answer_draw_action,
     claim_timeout_action,
-    game_class_named,
     move_action,
-    new_game,
     offer_draw_action,
     parse_game,
     require_turn,
@@ -55,7 +52,7 @@ from bot.domain.deadlines import Deadlines
 from bot.domain.engine_jobs import Action, Renderer, Snapshot
 from bot.domain.events import GameEvent
 from bot.domain.jobs import Outbox
-from bot.domain.server_settings import Refused, ServerSettings, change
+from bot.domain.server_settings import ServerSettings, change
 from bot.domain.vacations import Vacations
 from bot.domain.views import (
     BoardView,
@@ -74,7 +71,7 @@ from bot.domain.views import IllegalMoveError as IllegalMoveError
 from bot.domain.views import RollDue as RollDue
 from bot.runtime.workers import Workers
 from bot.storage import GameStore
-from bot.storage.sqlite import ChallengeRow, GameRow
+from bot.storage.sqlite import GameRow
 from games import Game, load_game
 from games.base import DiceSpec
 
@@ -83,7 +80,6 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 Roller = Callable[[DiceSpec], Sequence[int]]
 
-FIRST_CHOICES = ("me", "them", "random")
 LEGAL_CACHE_SIZE = 512
 
 
@@ -135,6 +131,16 @@ class GameService:
         self._snapshots: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
         self._search_games: OrderedDict[tuple[int, int], Game] = OrderedDict()
         self._vacations = Vacations(store, clock, lambda row: self._mover_and_waiting(row)[0])
+        self._challenges = challenges.Challenges(
+            store,
+            clock,
+            settings,
+            bot_user_id=bot_user_id,
+            roll=self._roll,
+            rules_of=self.server_settings,
+            turn_columns=self._turn_columns,
+            started=self._started,
+        )
         self._takebacks = takebacks.Takebacks(
             store, clock, self._workers, game_row=self._game_row, apply=self._apply
         )
@@ -152,172 +158,30 @@ class GameService:
         """Stop the worker processes, if any."""
         await self._workers.close()
 
-    # ---- challenges --------------------------------------------------------------
+    # ---- challenges (bot/domain/challenges.py) -----------------------------------
 
-    async def create_challenge(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        kind: str,
-        challenger_id: int,
-        opponent_id: int | None,
-        opponent_is_bot: bool = False,
-        first: str = "random",
-        variants: Iterable[str] = (),
-        partner_id: int | None = None,
-        opponent_partner_id: int | None = None,
-        bots: Iterable[int] = (),
-        options: dict[str, Any] | None = None,
-        parent_channel_id: int | None = None,
-    ) -> ChallengeView:
-        """A challenge to ``opponent_id``; team games may name a partner for either side
-        (every invited player must accept). ``bots``: invited users who are bots; only the
-        bot's own user may play (any number of seats), with a ``level`` option. Without an
-        opponent, the challenge is open (bot/domain/challenges.py): one against one.
-        ``options["time"]``: seconds per move (default: the server's); the server's settings
-        may refuse the game or the channel (``parent_channel_id``: a thread's channel)."""
-        partners = (partner_id, opponent_partner_id)
-        if opponent_id is None and partners != (None, None):
-            raise NotAllowed(challenges.OPEN_IS_ONE_AGAINST_ONE)
-        invited = [p for p in (opponent_id, *partners) if p is not None]
-        bots = [*bots, *([opponent_id] if opponent_is_bot and opponent_id is not None else [])]
-        try:
-            options = bot_seats.check_challenge(self.bot_user_id, invited, bots, options or {})
-        except ValueError as error:
-            raise NotAllowed(str(error)) from None
-        if challenger_id in invited:
-            raise NotAllowed("You cannot challenge yourself or be your own partner.")
-        people = [user for user in invited if user != self.bot_user_id]
-        if len(set(people)) != len(people):
-            raise NotAllowed("Each player can take only one place in a game.")
-        if first not in FIRST_CHOICES:
-            raise ServiceError("Who moves first must be `me`, `them` or `random`.")
-        cls = game_class_named(kind)
-        seats = 1 + max(len(invited), 1)  # an open challenge has one place
-        if seats not in cls.seat_counts:
-            raise ServiceError(f"{cls.title} is not played with partners.")
-        chosen = tuple(sorted(set(variants)))
-        new_game(cls, chosen, seats)  # validates variants and the seat count
-        colour = (options or {}).get("colour")
-        colours = [name.lower() for name in cls.seat_names[:2]]
-        if colour is not None and colour not in (*colours, "random"):
-            raise ServiceError(f"The colour must be {' or '.join(colours)} or random.")
-        rules = await self.server_settings(guild_id)
-        try:
-            here = (channel_id, parent_channel_id or channel_id)
-            options = rules.challenge_options(
-                cls.key, here, options or {}, self._settings.claim_after
-            )
-        except Refused as refused:
-            raise NotAllowed(str(refused)) from None
-        except clocks.ClockError as error:
-            raise ServiceError(str(error)) from None
-        now = self._clock()
-        challenge_id = await self._store.insert_challenge(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            kind=cls.key,
-            variants=chosen,
-            challenger_id=challenger_id,
-            opponent_id=opponent_id,
-            first=first,
-            status="pending",
-            created_at=now,
-            expires_at=now + self._settings.challenge_ttl,
-            partners=partners,
-            options=options,
-        )
-        return await self.get_challenge(challenge_id)
+    async def create_challenge(self, **request: Any) -> ChallengeView:
+        """A challenge to ``opponent_id``, or an open one: the keyword arguments and checks of
+        ``Challenges.create`` (guild_id, channel_id, kind, challenger_id, opponent_id...)."""
+        return await self._challenges.create(**request)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        if not await self._store.update_challenge(challenge_id, message_id=message_id):
-            raise _challenge_not_found(challenge_id)
+        await self._challenges.set_message(challenge_id, message_id)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeView:
-        row = await self._challenge(challenge_id)
-        return challenges.challenge_view(row, self._clock())
+        return await self._challenges.get(challenge_id)
 
     async def accept_challenge(self, challenge_id: int, user_id: int) -> BoardView | ChallengeView:
-        """An invited player accepts. The game starts (a ``BoardView``) once everyone invited
-        has accepted; until then the challenge (a ``ChallengeView``) says who is missing.
-        An open challenge is taken by the first to accept (bot/domain/challenges.py)."""
-        row = await self._challenge(challenge_id)
-        taker = None
-        if row.is_open:
-            row, taker = challenges.take_open(row, user_id, self._clock()), user_id
-        elif user_id not in row.invited and row.status == "accepted":
-            raise challenges.too_late(row)
-        if user_id not in row.invited:
-            who = ", ".join(f"<@{user}>" for user in row.invited)
-            raise NotAllowed(f"Only {who} can accept this challenge.")
-        if user_id in row.accepted:
-            raise NotAllowed("You have already accepted; the others still have to.")
-        now = self._clock()
-        challenges.check_pending(row, now)
-        accepted = (*row.accepted, user_id)
-        if set(row.invited) - set(accepted):
-            if not await self._store.update_challenge(
-                challenge_id,
-                expected_status="pending",
-                expected_accepted=row.accepted,
-                accepted=accepted,
-            ):
-                challenges.check_pending(await self._challenge(challenge_id), now)
-                raise ServiceError("Someone else answered at the same moment; click again.")
-            return await self.get_challenge(challenge_id)
-        cls = game_class_named(row.kind)
-        players, variants, first_note = challenges.seat_players(row, cls, self._roll)
-        game = new_game(cls, variants, len(players))
-        game_id = await self._store.accept_challenge(
-            challenge_id,
-            now,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            kind=cls.key,
-            variants=variants,
-            players=players,
-            state=game.to_json(),
-            version=1,
-            status="active",
-            created_at=now,
-            updated_at=now,
-            options=bot_seats.game_options(row.options, players, self.bot_user_id),
-            taken_by=taker,
-            **await self._turn_columns(
-                row.guild_id, row.options, _user(players, game.to_move), now
-            ),
-        )
-        if game_id is None:  # answered or expired meanwhile
-            fresh = await self._challenge(challenge_id)
-            if taker is not None and fresh.status == "accepted":
-                raise challenges.too_late(fresh)
-            challenges.check_pending(fresh, now)
-            raise ServiceError("This challenge can no longer be accepted.")
-        game_row = await self._game_row(game_id, row.guild_id)
-        return await self._show(game_row, extra=(first_note,))
+        """The game's board once everyone invited has accepted, else the challenge."""
+        return await self._challenges.accept(challenge_id, user_id)
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> ChallengeView:
         """The challenged player declines (or the challenger withdraws)."""
-        row = await self._challenge(challenge_id)
-        if user_id != row.challenger_id and user_id not in row.invited:
-            raise NotAllowed("This is not your challenge.")
-        now = self._clock()
-        challenges.check_pending(row, now)
-        if not await self._store.update_challenge(
-            challenge_id, expected_status="pending", status="declined"
-        ):
-            challenges.check_pending(await self._challenge(challenge_id), now)
-        return await self.get_challenge(challenge_id)
+        return await self._challenges.decline(challenge_id, user_id)
 
     async def rematch(self, game_id: int, user_id: int, *, guild_id: int) -> ChallengeView:
-        """A player of the finished game asks for its rematch (bot/domain/challenges.py)."""
-        row = await self._game_row(game_id, guild_id)
-        ttl = self._settings.challenge_ttl
-        challenge_id = await challenges.create_rematch(
-            self._store, row, user_id, self._clock(), ttl
-        )
-        return await self.get_challenge(challenge_id)
+        """A player of the finished game asks for its rematch."""
+        return await self._challenges.rematch(await self._game_row(game_id, guild_id), user_id)
 
     # ---- where the game is shown ---------------------------------------------------
 
@@ -731,11 +595,9 @@ class GameService:
             return {}
         return await self._turn_columns(row.guild_id, row.options, mover, now)
 
-    async def _challenge(self, challenge_id: int) -> ChallengeRow:
-        row = await self._store.get_challenge(challenge_id)
-        if row is None:
-            raise _challenge_not_found(challenge_id)
-        return row
+    async def _started(self, game_id: int, guild_id: int, extra: Fields) -> BoardView:
+        """The board of a game just started, with ``extra`` fields (who plays which side)."""
+        return await self._show(await self._game_row(game_id, guild_id), extra)
 
     async def _game_row(self, game_id: int, guild_id: int) -> GameRow:
         row = await self._store.get_game(game_id)
@@ -820,7 +682,3 @@ def _user(players: Sequence[int], seat: int | None) -> int | None:
 
 def _game_not_found(game_id: int) -> NotFound:
     return NotFound(f"There is no game #{game_id} in this server.")
-
-
-def _challenge_not_found(challenge_id: int) -> NotFound:
-    return NotFound(f"There is no challenge #{challenge_id}.")
