@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint format run bench bench-load bench-scale bench-opponent arena clean
+.PHONY: install test lint format run bench bench-load bench-scale bench-opponent arena docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,10 @@ bench-opponent: $(STAMP)
 # The bot's strength and thinking time per game (hours; see bench/arena.py for options).
 arena: $(STAMP)
 	$(BIN)/python -m bench.arena $(ARGS)
+
+# The arena tables in docs/bot.md, made anew from the runs in docs/data/arena.jsonl.
+docs: $(STAMP)
+	$(BIN)/python -m bench.arena --table docs/data/arena.jsonl --docs docs/bot.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
