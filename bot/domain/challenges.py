@@ -36,7 +36,7 @@ from typing import Any
 from bot.domain.actions import _new_game, _parse_game
 from bot.domain.service import NotAllowed, ServiceError, _check_pending
 from bot.storage import GameStore
-from bot.storage.sqlite import ChallengeRow, GameRow
+from bot.storage.rows import ChallengeRow, GameRow
 from games import Game
 from games.base import DiceSpec
 

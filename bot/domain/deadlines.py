@@ -27,7 +27,7 @@ from bot.domain.actions import _claim_timeout_action, _parse_game, _require_play
 from bot.domain.jobs import Outbox, once
 from bot.domain.views import Notice, ServiceError
 from bot.storage import GameStore
-from bot.storage.sqlite import ChallengeRow, GameRow
+from bot.storage.rows import ChallengeRow, GameRow
 
 log = logging.getLogger(__name__)
 

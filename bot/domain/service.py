@@ -24,7 +24,6 @@ from typing import Any
 
 from bot.config import Settings
 from bot.domain import clocks, notify, ratings, records, takebacks
-from bot.domain import events as game_events
 from bot.domain.actions import (
     _answer_draw_action,
     _claim_timeout_action,
@@ -42,7 +41,6 @@ from bot.domain.actions import (
 )
 from bot.domain.actions import natural_key as natural_key
 from bot.domain.deadlines import Deadlines
-from bot.domain.events import GameEvent
 from bot.domain.jobs import Outbox
 from bot.domain.server_settings import Refused, ServerSettings, change
 from bot.domain.vacations import Vacations
@@ -64,7 +62,8 @@ from bot.domain.views import RollDue as RollDue
 from bot.runtime import workers
 from bot.runtime.workers import Action, Snapshot, Workers
 from bot.storage import GameStore
-from bot.storage.sqlite import ChallengeRow, GameRow
+from bot.storage.rating_model import job_for
+from bot.storage.rows import ENTRY, ChallengeRow, GameEvent, GameRow
 from games import Game, load_game
 from games.base import DiceSpec, LogEntry
 
@@ -642,10 +641,10 @@ class GameService:
         columns = done.columns | {"updated_at": now} | timer
         # The time of each logged action, then what the action says happened (bot/domain/events.py).
         said = columns.pop("events", ())
-        history = [GameEvent(game_events.ENTRY, e.seat, ply, now) for ply, e in done.entries]
+        history = [GameEvent(ENTRY, e.seat, ply, now) for ply, e in done.entries]
         history += [replace(event, at=now) for event in said]
         # The game's end is rated in the transaction that writes it (bot/domain/ratings.py).
-        job = ratings.job_for(row, load_game(after.state), now) if after.is_over else None
+        job = job_for(row, load_game(after.state), now) if after.is_over else None
         if not await self._store.update_game(
             row.id,
             row.version,

@@ -22,14 +22,13 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from bot.domain import events as ev
-from bot.domain.events import GameEvent
+from bot.storage.rows import TAKEBACK_ACCEPT, TAKEBACK_ASK, TAKEBACK_DECLINE, GameEvent
 from games import Game
 from games.base import IllegalMove
 
 if TYPE_CHECKING:
     from bot.domain.service import BoardView, GameService
-    from bot.storage.sqlite import GameRow
+    from bot.storage.rows import GameRow
 
 LAPSED = "This takeback request is no longer open: the game moved on, or it was answered."
 
@@ -120,7 +119,7 @@ def takeback_action(
     vars(game).clear()
     vars(game).update(vars(back))
     data = {"asker": seat, "undone": list(plan.undone), "to_ply": plan.to_ply}
-    event = GameEvent(ev.TAKEBACK_ACCEPT, by, plan.ply, now, data=data)
+    event = GameEvent(TAKEBACK_ACCEPT, by, plan.ply, now, data=data)
     return {"draw_offer_seat": None, "events": [event]}
 
 
@@ -130,13 +129,13 @@ def takeback_action(
 def pending(events: list[GameEvent], version: int) -> GameEvent | None:
     """The open request (a ``takeback-ask`` at the game's current version), if any."""
     last = latest(events)
-    if last is not None and last.kind == ev.TAKEBACK_ASK and last.version == version:
+    if last is not None and last.kind == TAKEBACK_ASK and last.version == version:
         return last
     return None
 
 
 def latest(events: list[GameEvent]) -> GameEvent | None:
-    kinds = (ev.TAKEBACK_ASK, ev.TAKEBACK_ACCEPT, ev.TAKEBACK_DECLINE)
+    kinds = (TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE)
     return next((event for event in reversed(events) if event.kind in kinds), None)
 
 
@@ -152,9 +151,9 @@ async def ask(service: GameService, game_id: int, user_id: int, guild_id: int) -
     history = await store.game_events(game_id)
     last = latest(history)
     if last is not None and last.version == row.version:
-        if last.kind == ev.TAKEBACK_ASK:
+        if last.kind == TAKEBACK_ASK:
             raise NotAllowed("A takeback is already asked in this game: wait for the answer.")
-        if last.kind == ev.TAKEBACK_DECLINE:
+        if last.kind == TAKEBACK_DECLINE:
             raise NotAllowed("Your takeback was declined: the game goes on.")
     data = {
         "undone": list(plan.undone),
@@ -162,7 +161,7 @@ async def ask(service: GameService, game_id: int, user_id: int, guild_id: int) -
         "cut": plan.cut,
         "opponents": list(plan.opponents),
     }
-    event = GameEvent(ev.TAKEBACK_ASK, seat, plan.ply, service._clock(), data=data)
+    event = GameEvent(TAKEBACK_ASK, seat, plan.ply, service._clock(), data=data)
     if not await store.add_game_events(game_id, row.version, [event]):
         raise ServiceError("The game moved on meanwhile: nothing was asked. Look at the board.")
     return TakebackView(
@@ -212,7 +211,7 @@ async def answer(
     now = service._clock()
     if not accept:
         data = {"asker": request.seat}
-        event = GameEvent(ev.TAKEBACK_DECLINE, seat, request.ply, now, data=data)
+        event = GameEvent(TAKEBACK_DECLINE, seat, request.ply, now, data=data)
         if not await store.add_game_events(game_id, row.version, [event]):
             raise ServiceError(LAPSED)
         return view, None

@@ -32,7 +32,7 @@ from games import Game
 from games.base import DiceSpec, LogEntry
 
 if TYPE_CHECKING:
-    from bot.storage.sqlite import GameRow
+    from bot.storage.rows import GameRow
 
 T = TypeVar("T")
 Renderer = Callable[[Game], bytes]

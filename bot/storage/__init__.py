@@ -10,17 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from bot.domain.events import GameEvent
-from bot.domain.ratings import Change, RatingJob, Standing
-from bot.storage.sqlite import (
+from bot.storage.rating_model import Change, RatingJob, Standing
+from bot.storage.rows import (
     ChallengeRow,
+    GameEvent,
     GameRow,
     MoveRow,
     NotifyRow,
-    Store,
     StoreError,
     VacationRow,
 )
+from bot.storage.sqlite import Store
 from games.base import LogEntry
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

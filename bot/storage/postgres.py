@@ -27,30 +27,32 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.domain.events import GameEvent
-from bot.domain.ratings import TOTAL, Change, RatingJob, Standing, rated_games
-from bot.storage.sqlite import (
-    CHALLENGE_COLUMNS,
-    CHANGE_COLUMNS,
-    CLOCK_COLUMNS,
-    GAME_COLUMNS,
+from bot.storage.rating_model import TOTAL, Change, RatingJob, Standing, rated_games
+from bot.storage.rows import (
     NOTIFY_COLUMNS,
-    RATED_GAMES,
-    STANDING_COLUMNS,
     ChallengeRow,
+    GameEvent,
     GameRow,
     MoveRow,
     NotifyRow,
     StoreError,
     VacationRow,
+    decode_state,
+    encode_state,
+)
+from bot.storage.sqlite import (
+    CHALLENGE_COLUMNS,
+    CHANGE_COLUMNS,
+    CLOCK_COLUMNS,
+    GAME_COLUMNS,
+    RATED_GAMES,
+    STANDING_COLUMNS,
     _change,
     _check_columns,
     _encode,
     _game_columns,
     _standing,
     change_values,
-    decode_state,
-    encode_state,
     rate_finished,
     standing_values,
 )

@@ -24,17 +24,27 @@ import json
 import logging
 import os
 import sqlite3
-import zlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Self
 
 import aiosqlite
 
-from bot.domain.events import GameEvent
-from bot.domain.ratings import TOTAL, Change, RatingJob, Standing, rated_games
+from bot.storage.rating_model import TOTAL, Change, RatingJob, Standing, job_from_state, rated_games
+from bot.storage.rows import (
+    NOTIFY_COLUMNS,
+    ChallengeRow,
+    GameEvent,
+    GameRow,
+    MoveRow,
+    NotifyRow,
+    StoreError,
+    VacationRow,
+    decode_state,
+    encode_state,
+    known_columns,
+)
 from games.base import LogEntry
 
 log = logging.getLogger(__name__)
@@ -507,163 +517,8 @@ CLOCK_COLUMNS = ("turn_started_at", "remind_at", "claim_at", "timeout_at")
 CHALLENGE_COLUMNS = frozenset(["message_id", "status", "game_id", "accepted"])
 
 
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    guild_id: int
-    channel_id: int
-    thread_id: int | None
-    message_id: int | None
-    kind: str
-    variants: tuple[str, ...]
-    players: tuple[int, ...]
-    state: str  # Game.to_json(); "" for a finished game listed by games_of_user
-    version: int
-    status: str
-    result: str | None
-    created_at: float
-    updated_at: float
-    turn_started_at: float | None
-    remind_at: float | None
-    reminded: int
-    claim_at: float | None
-    claim_notified: int
-    draw_offer_seat: int | None
-    options: dict[str, Any]  # per-game settings, from the challenge (migration 4)
-    timeout_at: float | None = None  # the bot ends the game on time (migration 6)
-    paused_until: float | None = None  # the mover's vacation holds the clock until then
-
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> GameRow:
-        data = _known_columns(cls, row)
-        data["variants"] = tuple(json.loads(data["variants"]))
-        data["players"] = tuple(json.loads(data["players"]))
-        data["options"] = dict(json.loads(data["options"]))
-        data["state"] = decode_state(data["state"])
-        return cls(**data)
-
-
-@dataclass(frozen=True)
-class ChallengeRow:
-    id: int
-    guild_id: int
-    channel_id: int
-    message_id: int | None
-    kind: str
-    variants: tuple[str, ...]
-    challenger_id: int
-    opponent_id: int | None  # None: an open challenge, until someone takes it (migration 6)
-    first: str
-    status: str
-    created_at: float
-    expires_at: float
-    game_id: int | None
-    partners: tuple[int | None, int | None]  # the challenger's partner, the opponent's
-    accepted: tuple[int, ...]  # invited players who have accepted so far
-    options: dict[str, Any]
-    seats: tuple[int, ...] | None = None  # players per seat, fixed by the challenge (rematch)
-    rematch_of: int | None = None  # the finished game this challenge replays
-
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ChallengeRow:
-        data = _known_columns(cls, row)
-        data["variants"] = tuple(json.loads(data["variants"]))
-        data["partners"] = tuple(json.loads(data["partners"]))
-        data["accepted"] = tuple(json.loads(data["accepted"]))
-        data["options"] = dict(json.loads(data["options"]))
-        if data["seats"] is not None:
-            data["seats"] = tuple(json.loads(data["seats"]))
-        return cls(**data)
-
-    @property
-    def is_open(self) -> bool:
-        """Open to anyone in the channel: nobody has taken it yet."""
-        return self.opponent_id is None
-
-    @property
-    def invited(self) -> tuple[int, ...]:
-        """Everyone who must accept: the opponent, then the partners named."""
-        return tuple(user for user in (self.opponent_id, *self.partners) if user is not None)
-
-    @property
-    def teams(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(challenger and partner, opponent and partner)."""
-        mine, theirs = self.partners
-        opponent = () if self.opponent_id is None else (self.opponent_id,)
-        return (
-            (self.challenger_id, *([mine] if mine else [])),
-            (*opponent, *([theirs] if theirs else [])),
-        )
-
-
-@dataclass(frozen=True)
-class VacationRow:
-    """A player's vacations in a server for one year: the days booked, and the latest."""
-
-    guild_id: int
-    user_id: int
-    year: int
-    used: int  # days taken this year (the unused part of a vacation ended early refunded)
-    started_at: float | None
-    until: float | None
-
-    @classmethod
-    def from_row(cls, row: Any) -> VacationRow:
-        return cls(**_known_columns(cls, row))
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    """One entry of a game's record (read from the log in its state)."""
-
-    game_id: int
-    ply: int
-    seat: int
-    move: str | None
-    dice: tuple[int, ...] | None
-
-    @property
-    def entry(self) -> LogEntry:
-        """As the engine logs it: ``game.replay(row.entry for row in rows)``."""
-        return LogEntry(self.seat, self.move, self.dice)
-
-
-@dataclass(frozen=True)
-class NotifyRow:
-    """Where "your turn" reaches a player in a server (``bot/domain/notify.py``)."""
-
-    guild_id: int
-    user_id: int
-    route: str  # thread | dm | both | off
-    digest: bool  # a daily DM listing the games where it is their turn
-    dm_failed: bool  # a DM failed once (the player was told; notices fall back to threads)
-    digest_hour: int  # the digest comes at this hour (0-23) of the player's day
-    digest_zone: str  # in this IANA time zone ("UTC", "Europe/Berlin")
-    digest_next: int  # when the next digest is due (Unix seconds; 0: at once)
-
-    @classmethod
-    def from_row(cls, row: Any) -> NotifyRow:
-        names = ("guild_id", "user_id", "route", "digest_hour", "digest_zone", "digest_next")
-        data = {name: row[name] for name in names}
-        return cls(**data, digest=bool(row["digest"]), dm_failed=bool(row["dm_failed"]))
-
-
-NOTIFY_COLUMNS = frozenset(
-    ["route", "digest", "dm_failed", "digest_hour", "digest_zone", "digest_next"]
-)
-
-
-def _known_columns(cls: type, row: sqlite3.Row) -> dict[str, Any]:
-    """The row's values for the dataclass fields (later migrations may add columns)."""
-    return {field.name: row[field.name] for field in fields(cls)}
-
-
 class _Rollback(Exception):
     """Raised inside ``Store._write`` to roll the transaction back quietly."""
-
-
-class StoreError(Exception):
-    """The database cannot be used: ``str()`` is one line for whoever runs the bot."""
 
 
 class Store:
@@ -1535,19 +1390,6 @@ def _check_columns(columns: dict[str, Any], allowed: Iterable[str]) -> None:
         raise ValueError(f"cannot set column(s) {sorted(unknown)}")
 
 
-def encode_state(state: str) -> bytes:
-    """How a game's state is stored: its JSON, zlib-compressed (level 1: fast, and most of
-    the gain)."""
-    return zlib.compress(state.encode("utf-8"), 1)
-
-
-def decode_state(value: str | bytes) -> str:
-    """The JSON text of a stored state; text (written before schema 3, or by hand) as is."""
-    if isinstance(value, bytes):
-        return zlib.decompress(value).decode("utf-8")
-    return value
-
-
 def _game_columns(columns: dict[str, Any]) -> dict[str, Any]:
     if isinstance(columns.get("state"), str):
         return columns | {"state": encode_state(columns["state"])}
@@ -1589,11 +1431,11 @@ def change_values(c: Change) -> tuple[Any, ...]:
 
 
 def _standing(row: Any) -> Standing:
-    return Standing(**_known_columns(Standing, row))
+    return Standing(**known_columns(Standing, row))
 
 
 def _change(row: Any) -> Change:
-    return Change(**_known_columns(Change, row))
+    return Change(**known_columns(Change, row))
 
 
 async def _rate(db: aiosqlite.Connection, job: RatingJob) -> bool:
@@ -1626,8 +1468,6 @@ async def rate_finished(store: Any, batch: int = 500) -> int:
     """Rate the games already finished, in the order they ended (the upgrade to
     ``RATED_SINCE``; either store), a batch per transaction. A game rated already is skipped.
     Returns how many were rated."""
-    from bot.domain.ratings import job_from_state
-
     done, after = 0, (float("-inf"), 0)
     while rows := await store.finished_games(after, batch):
         jobs = [job_from_state(row, row.state, row.updated_at) for row in rows]

@@ -10,8 +10,8 @@ import asyncpg
 import pytest
 
 from bot.cli.main import main
-from bot.domain.events import GameEvent
 from bot.storage.postgres import PostgresStore
+from bot.storage.rows import GameEvent
 from bot.storage.sqlite import Store, rate_finished
 from games import Shax
 

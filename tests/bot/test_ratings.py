@@ -17,23 +17,20 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.domain.ratings import (
+from bot.domain.ratings import Leaderboard, label, load_leaderboard, rank_lines
+from bot.storage import sqlite as store_module
+from bot.storage.rating_model import (
     BOT_ANCHORS,
     MODEL,
     TOTAL,
-    Leaderboard,
     RatingJob,
     Standing,
     job_for,
-    label,
-    load_leaderboard,
-    rank_lines,
     rate,
     rated_games,
     rating_game,
     shown,
 )
-from bot.storage import sqlite as store_module
 from bot.storage.sqlite import RATED_SINCE, Store
 from games import Sachidjun, Shax
 
