@@ -21,14 +21,9 @@ from pathlib import Path
 
 from bot.domain.ratings import load_leaderboard, load_stats
 from bot.storage.rating_model import Player, RatingJob, Standing, rate
-from bot.storage.sqlite import (
-    CHANGE_COLUMNS,
-    STANDING_COLUMNS,
-    Store,
-    change_values,
-    encode_state,
-    standing_values,
-)
+from bot.storage.rows import encode_state
+from bot.storage.sql import CHANGE_COLUMNS, STANDING_COLUMNS, change_values, standing_values
+from bot.storage.sqlite import Store
 from render.chart import rating_chart
 
 GUILD = 1_100_000_000_000_000_001

@@ -18,7 +18,8 @@ from types import SimpleNamespace
 import pytest
 
 from bot.domain.ratings import Leaderboard, label, load_leaderboard, rank_lines
-from bot.storage import sqlite as store_module
+from bot.storage import migrations
+from bot.storage.migrations import RATED_SINCE
 from bot.storage.rating_model import (
     BOT_ANCHORS,
     MODEL,
@@ -31,7 +32,7 @@ from bot.storage.rating_model import (
     rating_game,
     shown,
 )
-from bot.storage.sqlite import RATED_SINCE, Store
+from bot.storage.sqlite import Store
 from games import Sachidjun, Shax
 
 from .conftest import ALICE, BOB, CAROL, GUILD, START, in_thread, start_game
@@ -326,9 +327,7 @@ def fresh_url(backend, tmp_path, request):
 
 async def test_the_upgrade_rates_finished_games_in_the_order_they_ended(fresh_url):
     store_url = fresh_url
-    from bot.storage import postgres as store_pg
-
-    old = (store_pg if store_url.startswith("postgresql") else store_module).MIGRATIONS
+    old = migrations.POSTGRES if store_url.startswith("postgresql") else migrations.SQLITE
     before = await open_at(store_url, old[: RATED_SINCE - 1])
     ended = []  # (ended at, winner, loser, game id), inserted out of order
     for number, (winner, loser, at) in enumerate(
@@ -396,7 +395,7 @@ async def test_the_upgrade_rates_finished_games_in_the_order_they_ended(fresh_ur
 
 async def put_standings(store, standings: list[Standing]) -> None:
     """Write ratings rows directly (as many games rated would leave them)."""
-    from bot.storage.sqlite import STANDING_COLUMNS, standing_values
+    from bot.storage.sql import STANDING_COLUMNS, standing_values
 
     values = [standing_values(s) for s in standings]
     if hasattr(store, "_pool"):

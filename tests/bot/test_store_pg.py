@@ -12,10 +12,11 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.storage import open_store, sqlite_path
-from bot.storage import sqlite as sqlite_store
-from bot.storage.postgres import MIGRATIONS, QUERIES, PostgresStore, display_url
-from bot.storage.sqlite import Store, StoreError
+from bot.storage import migrations, open_store, sqlite_path
+from bot.storage.migrations import POSTGRES as MIGRATIONS
+from bot.storage.postgres import QUERIES, PostgresStore, display_url
+from bot.storage.rows import StoreError
+from bot.storage.sqlite import Store
 
 from .conftest import START, in_thread
 from .test_store import GUILD, insert_game, one_line, shax_state
@@ -53,7 +54,7 @@ async def tables(url: str) -> set[str]:
 
 async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_database(empty_url):
     latest = len(MIGRATIONS)
-    assert latest == len(sqlite_store.MIGRATIONS)
+    assert latest == len(migrations.SQLITE)
     async with await PostgresStore.open(empty_url) as store:
         assert await store.schema_version() == latest
     assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(latest,)]
