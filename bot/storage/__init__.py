@@ -3,6 +3,11 @@
 - ``postgresql://...`` (or ``postgres://...``): ``PostgresStore`` (bot/storage/postgres.py, asyncpg:
   ``pip install 'idzeva[postgres]'``), for several processes sharing one database.
 - a path, ``:memory:`` or ``sqlite:///path``: ``Store`` (bot/storage/sqlite.py), the default.
+
+Both are ``SqlStore`` (bot/storage/sql.py: every query and method, written once); the backend
+modules hold their connections, transactions and upgrades. The schema is one numbered list,
+bot/storage/migrations.py. What the store returns: bot/storage/rows.py and, for ratings,
+bot/storage/rating_model.py. The package imports nothing above it (``bot.domain``, cogs).
 """
 
 from __future__ import annotations

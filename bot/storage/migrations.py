@@ -16,7 +16,10 @@ schema 3; an SQLite database at any version upgrades (tests/bot/test_store_upgra
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from bot.storage.rows import StoreError
 
 TYPES = {
     "sqlite": {
@@ -423,6 +426,16 @@ MIGRATIONS: list[dict[str, str]] = [
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]
 POSTGRES = [scripts["postgres"] for scripts in MIGRATIONS]
+
+
+def refuse_newer(version: int, migrations: Sequence[str], shown: str) -> None:
+    """A database a newer bot upgraded is left as it is: ``StoreError``."""
+    if version > len(migrations):
+        raise StoreError(
+            f"the database {shown} has schema version {version}, newer than this bot's"
+            f" {len(migrations)}: run the newer bot"
+        )
+
 
 COMPRESSED_SINCE = 3  # the schema version from which states are written compressed
 # The schema version from which games are rated; the upgrade to it rates the games already

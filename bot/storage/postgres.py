@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.migrations import POSTGRES, RATED_SINCE
+from bot.storage.migrations import POSTGRES, RATED_SINCE, refuse_newer
 from bot.storage.rows import StoreError, encode_state
 from bot.storage.sql import Dialect, SqlStore, queries, rate_finished
 
@@ -185,11 +185,7 @@ async def _upgrade(pool: asyncpg.Pool, shown: str, migrations: Sequence[str]) ->
     async with pool.acquire() as db:
         try:
             before = await _schema_version(db)
-            if before > len(migrations):
-                raise StoreError(
-                    f"the database {shown} has schema version {before}, newer than this bot's"
-                    f" {len(migrations)}: run the newer bot"
-                )
+            refuse_newer(before, migrations, shown)
             after = await migrate(db, migrations)
             return before < RATED_SINCE <= after
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:

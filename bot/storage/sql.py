@@ -919,12 +919,14 @@ async def rate(db: Connection, job: RatingJob, dialect: Dialect) -> bool:
         await db.fetchone(dialect.lock_ratings, (f"{RATINGS_LOCK}{job.guild_id}",))
     if await db.fetchone("SELECT 1 FROM rating_history WHERE game_id = ?", (job.game_id,)):
         return False
-    rows = await db.fetchall(
-        f"SELECT * FROM ratings WHERE guild_id = ? AND user_id IN ({_marks(len(job.people))})"
-        " AND game IN (?, ?)",
-        (job.guild_id, *job.people, job.game, TOTAL),
-    )
-    current = {(row["game"], row["user_id"]): to_standing(row) for row in rows}
+    current: dict[tuple[str, int], Standing] = {}
+    if job.people:  # else nobody to read (and PostgreSQL reads "IN ()" as an error)
+        rows = await db.fetchall(
+            "SELECT * FROM ratings WHERE guild_id = ?"
+            f" AND user_id IN ({_marks(len(job.people))}) AND game IN (?, ?)",
+            (job.guild_id, *job.people, job.game, TOTAL),
+        )
+        current = {(row["game"], row["user_id"]): to_standing(row) for row in rows}
     standings, changes = job.compute(current)
     names = STANDING_COLUMNS.replace(" ", "").split(",")
     updates = ", ".join(f"{name} = excluded.{name}" for name in names if name not in STANDING_KEY)

@@ -29,7 +29,7 @@ from typing import Any, Self
 
 import aiosqlite
 
-from bot.storage.migrations import COMPRESSED_SINCE, RATED_SINCE, SQLITE
+from bot.storage.migrations import COMPRESSED_SINCE, RATED_SINCE, SQLITE, refuse_newer
 from bot.storage.rows import StoreError, encode_state
 from bot.storage.sql import Dialect, SqlStore, queries, rate_finished
 
@@ -115,13 +115,8 @@ class Store(SqlStore):
         ``StoreError`` with one line saying so.
         """
         _check_path(path)
+        db = await _connect(path)
         try:
-            # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
-            db = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the database {path}: {error}") from error
-        try:
-            db.row_factory = sqlite3.Row
             await _configure(db, path, synchronous)
             if check:
                 await _quick_check(db, path)
@@ -244,14 +239,20 @@ async def _configure(db: aiosqlite.Connection, path: str, synchronous: str) -> N
         raise StoreError(f"cannot use the database {path}: it stays in {mode} journal mode")
 
 
-async def _open_reader(path: str) -> aiosqlite.Connection:
-    """The reading connection: query_only, so that no statement can write through it."""
+async def _connect(path: str) -> aiosqlite.Connection:
     try:
-        reader = await aiosqlite.connect(path, isolation_level=None)
+        # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
+        db = await aiosqlite.connect(path, isolation_level=None)
     except sqlite3.Error as error:
         raise StoreError(f"cannot open the database {path}: {error}") from error
+    db.row_factory = sqlite3.Row
+    return db
+
+
+async def _open_reader(path: str) -> aiosqlite.Connection:
+    """The reading connection: query_only, so that no statement can write through it."""
+    reader = await _connect(path)
     try:
-        reader.row_factory = sqlite3.Row
         await _run(reader, "PRAGMA busy_timeout = 5000")
         await _run(reader, "PRAGMA query_only = ON")
     except BaseException:
@@ -282,11 +283,7 @@ async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str
     ``RATED_SINCE``: the games already finished are to be rated (``rate_finished``)."""
     try:
         before = await _user_version(db)
-        if before > len(migrations):
-            raise StoreError(
-                f"the database {path} has schema version {before}, newer than this bot's"
-                f" {len(migrations)}: run the newer bot"
-            )
+        refuse_newer(before, migrations, path)
         after = await migrate(db, migrations)
         if before < COMPRESSED_SINCE <= after:
             await _compress_states(db)

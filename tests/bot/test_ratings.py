@@ -24,6 +24,7 @@ from bot.storage.rating_model import (
     BOT_ANCHORS,
     MODEL,
     TOTAL,
+    Player,
     RatingJob,
     Standing,
     job_for,
@@ -278,6 +279,15 @@ async def test_two_games_ending_at_once_for_one_player_both_count_once(service, 
     assert alice.mu == pytest.approx(later.mu)
     (total,) = [s for s in await store.standings_of_user(GUILD, ALICE) if s.game == TOTAL]
     assert total.games == 2
+
+
+async def test_a_job_with_nobody_to_rate_writes_nothing(store):
+    # Two bots: no person's standing to read (an empty "IN ()", which PostgreSQL refuses).
+    job = RatingJob(7, GUILD, "shax", START, ((Player(1, "easy"),), (Player(2, "hard"),)), (0, 1))
+    assert job.people == ()
+    assert await store.rate_game(job)
+    assert await store.rating_changes(7) == []
+    assert await store.guild_standings(GUILD) == []
 
 
 async def test_stats_and_leaderboard(service, store, clock):

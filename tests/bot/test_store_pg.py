@@ -14,7 +14,7 @@ import pytest
 
 from bot.storage import migrations, open_store, sqlite_path
 from bot.storage.migrations import POSTGRES as MIGRATIONS
-from bot.storage.postgres import QUERIES, PostgresStore, display_url
+from bot.storage.postgres import QUERIES, PostgresStore, display_url, numbered
 from bot.storage.rows import StoreError
 from bot.storage.sqlite import Store
 
@@ -72,6 +72,16 @@ async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_data
         "guild_settings",
         "vacations",
     }
+
+
+def test_the_shared_sql_is_numbered_for_postgresql():
+    assert numbered("UPDATE t SET a = ? WHERE id = ? AND b = ?") == (
+        "UPDATE t SET a = $1 WHERE id = $2 AND b = $3"
+    )
+    assert numbered("SELECT * FROM t WHERE a = ?1 AND b >= ?2 LIMIT ?1") == (
+        "SELECT * FROM t WHERE a = $1 AND b >= $2 LIMIT $1"
+    )
+    assert numbered("SELECT '{}' FROM t") == "SELECT '{}' FROM t"
 
 
 async def test_a_new_migration_runs_once_and_a_failing_one_rolls_back(empty_url):
