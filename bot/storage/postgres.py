@@ -51,7 +51,7 @@ MIGRATION_LOCK = 0x1D2E7A  # an arbitrary constant, the same in every process
 @functools.cache
 def numbered(sql: str) -> str:
     """The shared SQL's placeholders in PostgreSQL's form: ``?`` is the next ``$n``, ``?N``
-    is ``$N``."""
+    is ``$N`` (a statement uses one form or the other)."""
     count = itertools.count(1)
     return re.sub(r"\?(\d*)", lambda found: f"${found.group(1) or next(count)}", sql)
 
