@@ -1,10 +1,11 @@
 """``/game stats`` and ``/game leaderboard`` on a server with 100,000 rated games (SQLite).
 
 How it is filled: 200 players in one guild, 100,000 finished Shax games (and a sixth of
-them Tchela) between random pairs, each rated in order by ``bot.domain.ratings.rate`` (the same
-function the store calls) and written in bulk: the games' rows (a small state), one history
-row per player and game, the final standings. Then each query the commands run is timed
-through the store (``python -m bench.ratings [games]``), and the chart's rendering.
+them Tchela) between random pairs, each rated in order by
+``bot.storage.rating_model.rate`` (the same function the store calls) and written in bulk:
+the games' rows (a small state), one history row per player and game, the final standings.
+Then each query the commands run is timed through the store
+(``python -m bench.ratings [games]``), and the chart's rendering.
 """
 
 from __future__ import annotations
@@ -18,15 +19,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.domain.ratings import Player, RatingJob, Standing, load_leaderboard, load_stats, rate
-from bot.storage.sqlite import (
-    CHANGE_COLUMNS,
-    STANDING_COLUMNS,
-    Store,
-    change_values,
-    encode_state,
-    standing_values,
-)
+from bot.domain.ratings import load_leaderboard, load_stats
+from bot.storage.rating_model import Player, RatingJob, Standing, rate
+from bot.storage.rows import encode_state
+from bot.storage.sql import CHANGE_COLUMNS, STANDING_COLUMNS, change_values, standing_values
+from bot.storage.sqlite import Store
 from render.chart import rating_chart
 
 GUILD = 1_100_000_000_000_000_001

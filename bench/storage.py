@@ -26,7 +26,9 @@ from pathlib import Path
 
 from bot.config import Settings
 from bot.domain.service import GameService
-from bot.storage.sqlite import MIGRATIONS, Store, encode_state
+from bot.storage.migrations import SQLITE as MIGRATIONS
+from bot.storage.rows import encode_state
+from bot.storage.sqlite import Store
 from cogs.shared import LIST_LIMIT
 from games import GAMES, Game, new_game
 

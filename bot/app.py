@@ -25,7 +25,7 @@ from bot.domain.opponent import Opponent
 from bot.domain.service import GameService, Notice
 from bot.runtime.workers import Workers
 from bot.storage import GameStore, open_store
-from bot.storage.sqlite import StoreError
+from bot.storage.rows import StoreError
 from games import DiceSpec
 
 log = logging.getLogger("idzeva")

@@ -9,8 +9,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.domain.notify import NotifyChoice
-from bot.domain.ratings import rated_game_title, rated_games
+from bot.domain.ratings import rated_game_title
 from bot.domain.service import ServiceError
+from bot.storage.rating_model import rated_games
 from games import GAMES
 
 from . import notify as notify_flow

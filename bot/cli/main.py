@@ -840,7 +840,7 @@ def cmd_migrate_db(args: argparse.Namespace, out: TextIO) -> int:
     import asyncio
 
     from bot.storage import is_postgres, sqlite_path
-    from bot.storage.sqlite import StoreError
+    from bot.storage.rows import StoreError
 
     if not is_postgres(args.target):
         raise CliError(f"--to must be a postgresql:// URL, not {args.target!r}", 2)

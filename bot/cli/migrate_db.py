@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 import asyncpg
 
 from bot.storage.postgres import PostgresStore, display_url
-from bot.storage.sqlite import Store, StoreError, decode_state, encode_state, rate_finished
+from bot.storage.rows import StoreError, decode_state, encode_state
+from bot.storage.sql import rate_finished
+from bot.storage.sqlite import Store
 from games import load_game, new_game
 
 TABLES = ("games", "challenges", "game_events", "notify_prefs")

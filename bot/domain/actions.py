@@ -14,10 +14,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.domain import clocks
-from bot.domain import events as game_events
-from bot.domain.events import GameEvent
 from bot.domain.views import CorruptGame, IllegalMoveError, NotAllowed, RollDue, ServiceError
-from bot.storage.sqlite import GameRow
+from bot.storage.rows import DRAW_ACCEPT, DRAW_DECLINE, DRAW_OFFER, GameEvent, GameRow
 from games import Game, game_class, load_game
 from games.base import IllegalMove
 
@@ -145,8 +143,8 @@ def offer_draw_action(user_id: int, row: GameRow, game: Game, now: float) -> dic
         raise NotAllowed(f"{who} already offered a draw; wait for the answer.")
     if offered is not None:
         game.agree_draw()
-        return {"events": [GameEvent(game_events.DRAW_ACCEPT, seat, game.ply, now)]}
-    offer = GameEvent(game_events.DRAW_OFFER, seat, game.ply, now)
+        return {"events": [GameEvent(DRAW_ACCEPT, seat, game.ply, now)]}
+    offer = GameEvent(DRAW_OFFER, seat, game.ply, now)
     return {"draw_offer_seat": seat, "events": [offer]}
 
 
@@ -162,7 +160,7 @@ def answer_draw_action(
         raise NotAllowed("Your side made this offer; the other side answers it.")
     if accept:
         game.agree_draw()
-    kind = game_events.DRAW_ACCEPT if accept else game_events.DRAW_DECLINE
+    kind = DRAW_ACCEPT if accept else DRAW_DECLINE
     return {"draw_offer_seat": None, "events": [GameEvent(kind, seat, game.ply, now)]}
 
 

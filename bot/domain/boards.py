@@ -9,7 +9,7 @@ from bot.domain.actions import parse_game, title_of
 from bot.domain.bot_seats import BOT_LEVELS
 from bot.domain.engine_jobs import Snapshot
 from bot.domain.views import BoardView, CorruptGame, Fields, GameSummary
-from bot.storage.sqlite import GameRow
+from bot.storage.rows import GameRow
 
 
 def board_view(

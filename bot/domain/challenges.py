@@ -47,7 +47,7 @@ from bot.domain.views import (
     ServiceError,
 )
 from bot.storage import GameStore
-from bot.storage.sqlite import ChallengeRow, GameRow
+from bot.storage.rows import ChallengeRow, GameRow
 from games import Game
 from games.base import DiceSpec
 

@@ -27,7 +27,7 @@ from bot.domain.actions import claim_timeout_action, parse_game, require_player,
 from bot.domain.jobs import Outbox, once
 from bot.domain.views import Notice, ServiceError
 from bot.storage import GameStore
-from bot.storage.sqlite import ChallengeRow, GameRow
+from bot.storage.rows import ChallengeRow, GameRow
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from typing import Any
 from bot.domain.actions import natural_key, parse_game
 from bot.domain.views import Fields, ServiceError
 from bot.runtime import workers
-from bot.storage.sqlite import GameRow
+from bot.storage.rows import GameRow
 from games import Game
 from games.base import DiceSpec, LogEntry
 

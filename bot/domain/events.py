@@ -4,7 +4,9 @@ outside the moves (draw offers, takebacks and their answers).
 Events are rows of the ``game_events`` table (migration 7), written by the store in the same
 transaction as the action they describe (``update_game(..., events=...)``) or, for an action
 that changes no position (asking for a takeback, declining it), on their own but only while
-the game is still at the version they were made at (``add_game_events``).
+the game is still at the version they were made at (``add_game_events``). The event itself
+(``GameEvent``) and its kinds are ``bot/storage/rows.py``; this module reads them for the
+game's record.
 
 - ``entry``: one per entry of the game's log (a move or a roll), ``ply`` its 1-based index in
   the log. After a takeback the log is shorter and later entries reuse the same indexes: the
@@ -16,64 +18,11 @@ the game is still at the version they were made at (``add_game_events``).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-ENTRY = "entry"
-DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE = "draw-offer", "draw-accept", "draw-decline"
-TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE = (
-    "takeback-ask",
-    "takeback-accept",
-    "takeback-decline",
-)
-KINDS = frozenset(
-    [ENTRY, DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE, TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE]
-)
-
-
-@dataclass(frozen=True)
-class GameEvent:
-    """One event of a game. ``version``: the game's version when it happened (before the
-    action it goes with); ``at``: seconds since the epoch (the service's clock)."""
-
-    kind: str
-    seat: int | None
-    ply: int
-    at: float
-    version: int = 0
-    data: dict[str, Any] = field(default_factory=dict)
-    id: int | None = None  # set once stored; orders a game's events
-    game_id: int | None = None
-
-    def columns(self, game_id: int, version: int) -> dict[str, Any]:
-        """The row to insert for ``game_id`` at ``version``."""
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown game event {self.kind!r}")
-        return {
-            "game_id": game_id,
-            "version": version,
-            "at": self.at,
-            "kind": self.kind,
-            "seat": self.seat,
-            "ply": self.ply,
-            "data": dict(self.data),
-        }
-
-    @classmethod
-    def from_row(cls, row: Any) -> GameEvent:
-        return cls(
-            kind=row["kind"],
-            seat=row["seat"],
-            ply=row["ply"],
-            at=row["at"],
-            version=row["version"],
-            data=dict(json.loads(row["data"])),
-            id=row["id"],
-            game_id=row["game_id"],
-        )
+from bot.storage.rows import ENTRY, GameEvent
 
 
 def iso(moment: float | None) -> str | None:

@@ -14,12 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.domain.events import GameEvent, move_times, record_events
+from bot.domain.events import move_times, record_events
+from bot.storage.rows import GameEvent
 from games import Game, load_game
 from games.record import GameRecord, Player, record_from_game, text_record
 
 if TYPE_CHECKING:
-    from bot.storage.sqlite import GameRow
+    from bot.storage.rows import GameRow
 
 
 def iso(moment: float | None) -> str | None:

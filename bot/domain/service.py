@@ -35,7 +35,6 @@ from bot.domain import (
     records,
     takebacks,
 )
-from bot.domain import events as game_events
 from bot.domain.actions import (
     answer_draw_action,
     claim_timeout_action,
@@ -50,7 +49,6 @@ from bot.domain.actions import (
 from bot.domain.actions import natural_key as natural_key
 from bot.domain.deadlines import Deadlines
 from bot.domain.engine_jobs import Action, Renderer, Snapshot
-from bot.domain.events import GameEvent
 from bot.domain.jobs import Outbox
 from bot.domain.server_settings import ServerSettings, change
 from bot.domain.vacations import Vacations
@@ -71,7 +69,8 @@ from bot.domain.views import IllegalMoveError as IllegalMoveError
 from bot.domain.views import RollDue as RollDue
 from bot.runtime.workers import Workers
 from bot.storage import GameStore
-from bot.storage.sqlite import GameRow
+from bot.storage.rating_model import job_for
+from bot.storage.rows import ENTRY, GameEvent, GameRow
 from games import Game, load_game
 from games.base import DiceSpec
 
@@ -512,10 +511,10 @@ class GameService:
         columns = done.columns | {"updated_at": now} | timer
         # The time of each logged action, then what the action says happened (bot/domain/events.py).
         said = columns.pop("events", ())
-        history = [GameEvent(game_events.ENTRY, e.seat, ply, now) for ply, e in done.entries]
+        history = [GameEvent(ENTRY, e.seat, ply, now) for ply, e in done.entries]
         history += [replace(event, at=now) for event in said]
         # The game's end is rated in the transaction that writes it (bot/domain/ratings.py).
-        job = ratings.job_for(row, load_game(after.state), now) if after.is_over else None
+        job = job_for(row, load_game(after.state), now) if after.is_over else None
         if not await self._store.update_game(
             row.id,
             row.version,

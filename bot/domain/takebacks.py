@@ -23,14 +23,12 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from bot.domain import events as ev
 from bot.domain.actions import require_player, title_of
 from bot.domain.engine_jobs import Action, Snapshot, load
-from bot.domain.events import GameEvent
 from bot.domain.views import BoardView, CorruptGame, NotAllowed, ServiceError, StaleBoard
 from bot.runtime.workers import Workers
 from bot.storage import GameStore
-from bot.storage.sqlite import GameRow
+from bot.storage.rows import TAKEBACK_ACCEPT, TAKEBACK_ASK, TAKEBACK_DECLINE, GameEvent, GameRow
 from games import Game
 from games.base import IllegalMove
 
@@ -118,7 +116,7 @@ def takeback_action(
     vars(game).clear()
     vars(game).update(vars(back))
     data = {"asker": seat, "undone": list(plan.undone), "to_ply": plan.to_ply}
-    event = GameEvent(ev.TAKEBACK_ACCEPT, by, plan.ply, now, data=data)
+    event = GameEvent(TAKEBACK_ACCEPT, by, plan.ply, now, data=data)
     return {"draw_offer_seat": None, "events": [event]}
 
 
@@ -128,13 +126,13 @@ def takeback_action(
 def pending(events: list[GameEvent], version: int) -> GameEvent | None:
     """The open request (a ``takeback-ask`` at the game's current version), if any."""
     last = latest(events)
-    if last is not None and last.kind == ev.TAKEBACK_ASK and last.version == version:
+    if last is not None and last.kind == TAKEBACK_ASK and last.version == version:
         return last
     return None
 
 
 def latest(events: list[GameEvent]) -> GameEvent | None:
-    kinds = (ev.TAKEBACK_ASK, ev.TAKEBACK_ACCEPT, ev.TAKEBACK_DECLINE)
+    kinds = (TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE)
     return next((event for event in reversed(events) if event.kind in kinds), None)
 
 
@@ -166,9 +164,9 @@ class Takebacks:
         history = await store.game_events(game_id)
         last = latest(history)
         if last is not None and last.version == row.version:
-            if last.kind == ev.TAKEBACK_ASK:
+            if last.kind == TAKEBACK_ASK:
                 raise NotAllowed("A takeback is already asked in this game: wait for the answer.")
-            if last.kind == ev.TAKEBACK_DECLINE:
+            if last.kind == TAKEBACK_DECLINE:
                 raise NotAllowed("Your takeback was declined: the game goes on.")
         data = {
             "undone": list(plan.undone),
@@ -176,7 +174,7 @@ class Takebacks:
             "cut": plan.cut,
             "opponents": list(plan.opponents),
         }
-        event = GameEvent(ev.TAKEBACK_ASK, seat, plan.ply, self._clock(), data=data)
+        event = GameEvent(TAKEBACK_ASK, seat, plan.ply, self._clock(), data=data)
         if not await store.add_game_events(game_id, row.version, [event]):
             raise ServiceError("The game moved on meanwhile: nothing was asked. Look at the board.")
         return TakebackView(
@@ -222,7 +220,7 @@ class Takebacks:
         now = self._clock()
         if not accept:
             data = {"asker": request.seat}
-            event = GameEvent(ev.TAKEBACK_DECLINE, seat, request.ply, now, data=data)
+            event = GameEvent(TAKEBACK_DECLINE, seat, request.ply, now, data=data)
             if not await store.add_game_events(game_id, row.version, [event]):
                 raise ServiceError(LAPSED)
             return view, None

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from bot.domain import clocks
 from bot.domain.clocks import DAY, VacationStatus
 from bot.storage import GameStore
-from bot.storage.sqlite import GameRow
+from bot.storage.rows import GameRow
 
 Mover = Callable[[GameRow], int | None]  # the user to move in a stored game, if any
 

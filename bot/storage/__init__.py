@@ -3,6 +3,11 @@
 - ``postgresql://...`` (or ``postgres://...``): ``PostgresStore`` (bot/storage/postgres.py, asyncpg:
   ``pip install 'idzeva[postgres]'``), for several processes sharing one database.
 - a path, ``:memory:`` or ``sqlite:///path``: ``Store`` (bot/storage/sqlite.py), the default.
+
+Both are ``SqlStore`` (bot/storage/sql.py: every query and method, written once); the backend
+modules hold their connections, transactions and upgrades. The schema is one numbered list,
+bot/storage/migrations.py. What the store returns: bot/storage/rows.py and, for ratings,
+bot/storage/rating_model.py. The package imports nothing above it (``bot.domain``, cogs).
 """
 
 from __future__ import annotations
@@ -10,17 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from bot.domain.events import GameEvent
-from bot.domain.ratings import Change, RatingJob, Standing
-from bot.storage.sqlite import (
+from bot.storage.rating_model import Change, RatingJob, Standing
+from bot.storage.rows import (
     ChallengeRow,
+    GameEvent,
     GameRow,
     MoveRow,
     NotifyRow,
-    Store,
     StoreError,
     VacationRow,
 )
+from bot.storage.sqlite import Store
 from games.base import LogEntry
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

@@ -1,15 +1,14 @@
-"""SQLite storage through aiosqlite: games (with their record), seats and challenges.
+"""SQLite through aiosqlite: the connections, transactions and upgrades of the store
+(bot/storage/sql.py holds its queries and methods, the same on PostgreSQL).
 
-One connection per ``Store``; an ``asyncio.Lock`` serialises its statements and transactions.
-Writes run inside ``BEGIN IMMEDIATE`` so that two processes sharing the file queue up on
-SQLite's write lock, and ``update_game`` only succeeds for the version it read.
+Two connections per ``Store`` on a file: one writes, one reads (an in-memory database has
+the one). An ``asyncio.Lock`` serialises the writer's transactions; they run inside
+``BEGIN IMMEDIATE`` so that two processes sharing the file queue up on SQLite's write lock.
 
-Where things live (schema version 3):
-- A game's record is stored once, in the log of its ``state`` (``Game.to_json()``): loading
-  a game is one row and one parse, and replaying it is ``new_game(...).replay(log)``. The
-  state is stored zlib-compressed (``encode_state``: JSON this repetitive shrinks about five
-  times, for 0.05-0.2 ms per write); ``GameRow.state`` is always the JSON text, and a text
-  value written by hand (or before schema 3) reads as it is.
+- The schema is bot/storage/migrations.py (``SQLITE``); its version is ``PRAGMA
+  user_version``. The upgrade to schema 3 compresses the states stored as text (a text
+  value written by hand, or before schema 3, still reads as it is); an upgrade that freed
+  most of the file gives the space back (``VACUUM``).
 - ``seats`` has one row per (game, player), copied from ``games`` by triggers, with the
   game's guild, status and last update: a player's games are an index range, however many
   finished games the server holds.
@@ -20,329 +19,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import sqlite3
-import zlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Self
 
 import aiosqlite
 
-from bot.domain.events import GameEvent
-from bot.domain.ratings import TOTAL, Change, RatingJob, Standing, rated_games
-from games.base import LogEntry
+from bot.storage.migrations import COMPRESSED_SINCE, RATED_SINCE, SQLITE, refuse_newer
+from bot.storage.rows import StoreError, encode_state
+from bot.storage.sql import Dialect, SqlStore, queries, rate_finished
 
 log = logging.getLogger(__name__)
-
-MIGRATIONS: list[str] = [
-    # 1: the initial schema.
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        thread_id INTEGER,
-        message_id INTEGER,
-        kind TEXT NOT NULL,
-        variants TEXT NOT NULL DEFAULT '[]',
-        players TEXT NOT NULL,
-        state TEXT NOT NULL,
-        version INTEGER NOT NULL DEFAULT 1,
-        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'finished')),
-        result TEXT,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL,
-        turn_started_at REAL,
-        remind_at REAL,
-        reminded INTEGER NOT NULL DEFAULT 0,
-        claim_at REAL,
-        claim_notified INTEGER NOT NULL DEFAULT 0,
-        draw_offer_seat INTEGER
-    );
-    CREATE INDEX games_by_guild ON games (guild_id, status);
-    CREATE INDEX games_by_thread ON games (guild_id, thread_id);
-    CREATE INDEX games_by_deadline ON games (status, remind_at, claim_at);
-
-    CREATE TABLE moves (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        move TEXT,
-        dice TEXT,
-        created_at REAL NOT NULL,
-        UNIQUE (game_id, ply)
-    );
-
-    CREATE TABLE challenges (
-        id INTEGER PRIMARY KEY,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        message_id INTEGER,
-        kind TEXT NOT NULL,
-        variants TEXT NOT NULL DEFAULT '[]',
-        challenger_id INTEGER NOT NULL,
-        opponent_id INTEGER NOT NULL,
-        first TEXT NOT NULL CHECK (first IN ('me', 'them', 'random')),
-        status TEXT NOT NULL DEFAULT 'pending'
-            CHECK (status IN ('pending', 'accepted', 'declined', 'expired')),
-        created_at REAL NOT NULL,
-        expires_at REAL NOT NULL,
-        game_id INTEGER REFERENCES games (id)
-    );
-    CREATE INDEX challenges_by_status ON challenges (status, expires_at);
-    """,
-    # 2: team challenges (Šačidjun: a partner on each side, every invited player accepts)
-    # and game-specific challenge options (e.g. the colour the challenger plays).
-    """
-    ALTER TABLE challenges ADD COLUMN partners TEXT NOT NULL DEFAULT '[null, null]';
-    ALTER TABLE challenges ADD COLUMN accepted TEXT NOT NULL DEFAULT '[]';
-    ALTER TABLE challenges ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
-    """,
-    # 3: each move stored once, and look-ups that do not grow with history.
-    # - The moves table repeated every entry of the state's log (and its unique index
-    #   repeated it again): the log, written in the same transaction, is the record. Every
-    #   game stays replayable from its own state; ``Store.moves`` reads the log. After this
-    #   script, the upgrade compresses the existing states (``_compress_states``).
-    # - seats: a player's games by (guild, user, status), kept by triggers (whichever
-    #   connection writes, with or without foreign_keys).
-    # - Deadlines: partial indexes holding only the games still waiting for a notice.
-    """
-    DROP TABLE moves;
-
-    CREATE TABLE seats (
-        game_id INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        guild_id INTEGER NOT NULL,
-        status TEXT NOT NULL,
-        updated_at REAL NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX seats_by_user ON seats (guild_id, user_id, status, updated_at DESC, game_id DESC);
-    INSERT OR IGNORE INTO seats (game_id, user_id, guild_id, status, updated_at)
-        SELECT games.id, player.value, games.guild_id, games.status, games.updated_at
-        FROM games, json_each(games.players) AS player;
-    CREATE TRIGGER seats_of_new_game AFTER INSERT ON games BEGIN
-        INSERT OR IGNORE INTO seats (game_id, user_id, guild_id, status, updated_at)
-            SELECT NEW.id, value, NEW.guild_id, NEW.status, NEW.updated_at
-            FROM json_each(NEW.players);
-    END;
-    CREATE TRIGGER seats_follow_game AFTER UPDATE OF status, updated_at ON games BEGIN
-        UPDATE seats SET status = NEW.status, updated_at = NEW.updated_at
-            WHERE game_id = NEW.id;
-    END;
-    CREATE TRIGGER seats_of_deleted_game AFTER DELETE ON games BEGIN
-        DELETE FROM seats WHERE game_id = OLD.id;
-    END;
-    CREATE TRIGGER seats_of_changed_players AFTER UPDATE OF players, guild_id ON games BEGIN
-        DELETE FROM seats WHERE game_id = NEW.id;
-        INSERT OR IGNORE INTO seats (game_id, user_id, guild_id, status, updated_at)
-            SELECT NEW.id, value, NEW.guild_id, NEW.status, NEW.updated_at
-            FROM json_each(NEW.players);
-    END;
-
-    DROP INDEX games_by_guild;
-    DROP INDEX games_by_deadline;
-    CREATE INDEX games_to_remind ON games (remind_at) WHERE status = 'active' AND reminded = 0;
-    CREATE INDEX games_to_claim ON games (claim_at)
-        WHERE status = 'active' AND claim_notified = 0;
-    """,
-    # 4: per-game settings (a JSON object), copied from the challenge's options when it is
-    # accepted: what the players chose for this game (colour, and later time per move,
-    # rated or not, bot levels). One column for all of them: none is searched by.
-    """
-    ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
-    """,
-    # 5: several processes (bot/domain/jobs.py, bot/app.py).
-    # - jobs: the outbox of once-only work (a reminder, a claim notice, an expired
-    #   challenge), one row per key; a process holds a job while ``lease_until`` is ahead,
-    #   sends it, then sets ``done_at``. A job whose lease ran out undone is taken again.
-    # - bot_values: small named values shared by every process (the command tree's hash).
-    """
-    CREATE TABLE jobs (
-        key TEXT PRIMARY KEY,
-        payload TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        owner TEXT NOT NULL,
-        lease_until REAL NOT NULL,
-        attempts INTEGER NOT NULL DEFAULT 1,
-        done_at REAL
-    ) WITHOUT ROWID;
-    CREATE INDEX jobs_due ON jobs (lease_until) WHERE done_at IS NULL;
-    CREATE INDEX jobs_done ON jobs (done_at) WHERE done_at IS NOT NULL;
-
-    CREATE TABLE bot_values (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL,
-        updated_at REAL NOT NULL
-    ) WITHOUT ROWID;
-    """,
-    # 6: open challenges and rematches (bot/domain/challenges.py).
-    # - opponent_id may be NULL: an open challenge, which the first to accept takes (the
-    #   accepting transaction writes their id). SQLite cannot drop a NOT NULL, so the table is
-    #   rebuilt with the same columns (nothing refers to challenges; its index is made again).
-    # - seats: the players per seat, fixed by the challenge (a rematch: the previous game's
-    #   players with the sides swapped); NULL when the seats are chosen on acceptance.
-    # - rematch_of: the finished game a rematch replays. At most one rematch of a game is
-    #   pending or accepted at a time: a unique partial index, so two clicks at the same
-    #   instant make one challenge (``insert_rematch``).
-    """
-    CREATE TABLE challenges_new (
-        id INTEGER PRIMARY KEY,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        message_id INTEGER,
-        kind TEXT NOT NULL,
-        variants TEXT NOT NULL DEFAULT '[]',
-        challenger_id INTEGER NOT NULL,
-        opponent_id INTEGER,
-        first TEXT NOT NULL CHECK (first IN ('me', 'them', 'random')),
-        status TEXT NOT NULL DEFAULT 'pending'
-            CHECK (status IN ('pending', 'accepted', 'declined', 'expired')),
-        created_at REAL NOT NULL,
-        expires_at REAL NOT NULL,
-        game_id INTEGER REFERENCES games (id),
-        partners TEXT NOT NULL DEFAULT '[null, null]',
-        accepted TEXT NOT NULL DEFAULT '[]',
-        options TEXT NOT NULL DEFAULT '{}',
-        seats TEXT,
-        rematch_of INTEGER REFERENCES games (id)
-    );
-    INSERT INTO challenges_new (
-        id, guild_id, channel_id, message_id, kind, variants, challenger_id, opponent_id,
-        first, status, created_at, expires_at, game_id, partners, accepted, options
-    )
-        SELECT id, guild_id, channel_id, message_id, kind, variants, challenger_id,
-            opponent_id, first, status, created_at, expires_at, game_id, partners, accepted,
-            options
-        FROM challenges;
-    DROP TABLE challenges;
-    ALTER TABLE challenges_new RENAME TO challenges;
-    CREATE INDEX challenges_by_status ON challenges (status, expires_at);
-    CREATE UNIQUE INDEX challenges_rematch ON challenges (rematch_of)
-        WHERE rematch_of IS NOT NULL AND status IN ('pending', 'accepted');
-    """,
-    # 7: a game's event history (``bot/domain/events.py``): the time of every logged action, draw
-    # offers and takebacks with their answers, written in the same transaction as the action.
-    # And where each player wants "your turn" to reach them in a server (``bot/domain/notify.py``):
-    # thread, DM, both or off, whether a DM failed already (told once), the daily digest.
-    """
-    CREATE TABLE game_events (
-        id INTEGER PRIMARY KEY,
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        at REAL NOT NULL,
-        kind TEXT NOT NULL,
-        seat INTEGER,
-        ply INTEGER NOT NULL DEFAULT 0,
-        data TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE INDEX game_events_by_game ON game_events (game_id, id);
-
-    CREATE TABLE notify_prefs (
-        guild_id INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        route TEXT NOT NULL DEFAULT 'thread' CHECK (route IN ('thread', 'dm', 'both', 'off')),
-        digest INTEGER NOT NULL DEFAULT 0,
-        dm_failed INTEGER NOT NULL DEFAULT 0,
-        digest_day TEXT NOT NULL DEFAULT '',
-        PRIMARY KEY (guild_id, user_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX notify_prefs_digest ON notify_prefs (digest_day) WHERE digest = 1;
-    """,
-    # 8: ratings (bot/domain/ratings.py).
-    RATINGS_MIGRATION := """
-    CREATE TABLE ratings (
-        guild_id INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        score REAL NOT NULL,
-        games INTEGER NOT NULL,
-        wins INTEGER NOT NULL,
-        draws INTEGER NOT NULL,
-        losses INTEGER NOT NULL,
-        streak INTEGER NOT NULL,
-        best_streak INTEGER NOT NULL,
-        updated_at REAL NOT NULL,
-        PRIMARY KEY (guild_id, user_id, game)
-    ) WITHOUT ROWID;
-    CREATE INDEX ratings_board ON ratings (guild_id, game, score DESC, user_id);
-
-    CREATE TABLE rating_history (
-        game_id INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        guild_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        outcome TEXT NOT NULL CHECK (outcome IN ('win', 'draw', 'loss')),
-        mu_before REAL NOT NULL,
-        sigma_before REAL NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX history_of_user
-        ON rating_history (guild_id, user_id, finished_at DESC, game_id DESC);
-    CREATE INDEX history_of_user_game
-        ON rating_history (guild_id, user_id, game, finished_at DESC, game_id DESC);
-    """,
-    # 9: correspondence clocks (bot/domain/clocks.py). ``reminded`` counts this turn's reminders
-    # and ``remind_at`` is the next one (NULL: none left); ``timeout_at``: when the bot ends
-    # the game on time; ``paused_until``: the mover's vacation holds the clock until then.
-    # Games already running end on time a day after their deadline. A server's settings
-    # (one JSON object, bot/domain/server_settings.py) and each player's vacations per year.
-    """
-    ALTER TABLE games ADD COLUMN timeout_at REAL;
-    ALTER TABLE games ADD COLUMN paused_until REAL;
-    UPDATE games SET remind_at = NULL WHERE reminded <> 0;
-    UPDATE games SET timeout_at = claim_at + 86400 WHERE status = 'active' AND claim_at IS NOT NULL;
-    DROP INDEX games_to_remind;
-    CREATE INDEX games_to_remind ON games (remind_at) WHERE status = 'active';
-    CREATE INDEX games_to_time_out ON games (timeout_at) WHERE status = 'active';
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        settings TEXT NOT NULL DEFAULT '{}',
-        updated_at REAL NOT NULL,
-        updated_by INTEGER
-    );
-    CREATE TABLE vacations (
-        guild_id INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        year INTEGER NOT NULL,
-        used INTEGER NOT NULL DEFAULT 0,
-        started_at REAL,
-        until REAL,
-        PRIMARY KEY (guild_id, user_id, year)
-    );
-    """,
-    # 10: the daily digest at the hour each player chose, in their time zone (bot/domain/notify.py).
-    # ``digest_next`` is when the next one is due (Unix seconds; 0: at once); sending it moves
-    # it on, compare-and-set, so a digest goes once whatever the processes. Players who had
-    # the digest keep its time: midnight UTC, the next after the day ``digest_day`` marked.
-    """
-    DROP INDEX notify_prefs_digest;
-    ALTER TABLE notify_prefs ADD COLUMN digest_hour INTEGER NOT NULL DEFAULT 8
-        CHECK (digest_hour BETWEEN 0 AND 23);
-    ALTER TABLE notify_prefs ADD COLUMN digest_zone TEXT NOT NULL DEFAULT 'UTC';
-    ALTER TABLE notify_prefs ADD COLUMN digest_next INTEGER NOT NULL DEFAULT 0;
-    UPDATE notify_prefs SET digest_hour = 0, digest_next = CASE WHEN digest_day = '' THEN 0
-        ELSE CAST(strftime('%s', digest_day, '+1 day') AS INTEGER) END;
-    ALTER TABLE notify_prefs DROP COLUMN digest_day;
-    CREATE INDEX notify_prefs_digest ON notify_prefs (digest_next) WHERE digest = 1;
-    """,
-]
-# The schema version from which games are rated; the upgrade to it rates the games already
-# finished, in order (``_rate_finished``). Found by position: migrations may be renumbered.
-RATED_SINCE = MIGRATIONS.index(RATINGS_MIGRATION) + 1
-
-# Migration 3 and its triggers use json_each: built into SQLite since 3.38 (and in most
-# builds before).
 
 # synchronous = FULL. In WAL mode NORMAL syncs the log only at checkpoints, so a power cut or
 # an operating-system crash (not a crash of the bot: the system still writes what it was
@@ -360,317 +51,47 @@ RATED_SINCE = MIGRATIONS.index(RATINGS_MIGRATION) + 1
 # NORMAL; with two, 1.1-1.7 ms both ways): durability is worth its milliseconds.
 SYNCHRONOUS = "FULL"
 
-# A player's games as lists show them: a finished game (with its result) comes without its
-# state, which lists do not need and which is by far the largest part of the row.
-_LISTED_GAME = (
-    "games.id, games.guild_id, games.channel_id, games.thread_id, games.message_id,"
-    " games.kind, games.variants, games.players, games.version, games.status, games.result,"
-    " games.created_at, games.updated_at, games.turn_started_at, games.remind_at,"
-    " games.reminded, games.claim_at, games.claim_notified, games.draw_offer_seat,"
-    " games.options, games.timeout_at, games.paused_until,"
-    " CASE WHEN games.status = 'finished' AND games.result IS NOT NULL THEN ''"
-    " ELSE games.state END AS state"
+DIALECT = Dialect(
+    listed_state="''",  # read as it is: text
+    union_member="SELECT * FROM ({})",  # SQLite takes no parentheses around a UNION's part
+    for_update="",  # a write transaction holds the whole database (BEGIN IMMEDIATE)
+    skip_locked="",
+    greatest="MAX",
+    no_limit=-1,
+    lock_ratings="",
 )
-
-# Every key a rating has (not the tallies' ``*``), as SQL literals.
-RATED_GAMES = ", ".join(f"'{key}'" for key in rated_games())
-
-# The queries run on every action (listing, thread look-ups, the deadline tick), by name:
-# the methods below use them, and the tests check that each one's plan uses an index.
-QUERIES = {
-    "get_game": "SELECT * FROM games WHERE id = ?",
-    "game_version": "SELECT guild_id, version FROM games WHERE id = ?",
-    "games_of_user": (
-        f"SELECT {_LISTED_GAME} FROM seats JOIN games ON games.id = seats.game_id"
-        " WHERE seats.guild_id = ? AND seats.user_id = ?"
-        " ORDER BY seats.status, seats.updated_at DESC, seats.game_id DESC LIMIT ?"
-    ),
-    "active_games_of_user": (
-        f"SELECT {_LISTED_GAME} FROM seats JOIN games ON games.id = seats.game_id"
-        " WHERE seats.guild_id = ? AND seats.user_id = ? AND seats.status = 'active'"
-        " ORDER BY seats.updated_at DESC, seats.game_id DESC LIMIT ?"
-    ),
-    "game_in_thread": (
-        "SELECT * FROM games WHERE guild_id = ? AND thread_id = ?"
-        " ORDER BY status = 'finished', id DESC LIMIT 1"
-    ),
-    "games_to_remind": (
-        "SELECT * FROM games WHERE status = 'active' AND remind_at <= ? ORDER BY remind_at"
-    ),
-    "games_timed_out": (
-        "SELECT * FROM games WHERE status = 'active' AND timeout_at <= ? ORDER BY timeout_at"
-    ),
-    "games_claimable": (
-        "SELECT * FROM games WHERE status = 'active' AND claim_notified = 0"
-        " AND claim_at <= ? ORDER BY claim_at"
-    ),
-    "moves": "SELECT state FROM games WHERE id = ?",
-    "game_events": "SELECT * FROM game_events WHERE game_id = ? ORDER BY id",
-    "notify_pref": "SELECT * FROM notify_prefs WHERE guild_id = ? AND user_id = ?",
-    "digests_due": (
-        "SELECT * FROM notify_prefs WHERE digest = 1 AND digest_next <= ? ORDER BY digest_next"
-    ),
-    "get_challenge": "SELECT * FROM challenges WHERE id = ?",
-    "challenges_expired": (
-        "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at"
-    ),
-    "guild_settings": "SELECT settings FROM guild_settings WHERE guild_id = ?",
-    "vacation": "SELECT * FROM vacations WHERE guild_id = ? AND user_id = ? AND year = ?",
-    "active_vacation": (
-        "SELECT * FROM vacations WHERE guild_id = ? AND user_id = ? AND until > ?"
-        " ORDER BY until DESC LIMIT 1"
-    ),
-    "rematch_of": (
-        "SELECT * FROM challenges WHERE rematch_of = ? AND rematch_of IS NOT NULL"
-        " AND status IN ('pending', 'accepted')"
-    ),
-    # Ratings: /game stats and /game leaderboard, and the final board's changes.
-    "standings_of_user": "SELECT * FROM ratings WHERE guild_id = ? AND user_id = ?",
-    "rating_changes": "SELECT * FROM rating_history WHERE game_id = ? ORDER BY user_id",
-    "leaderboard": (
-        "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?"
-        " ORDER BY score DESC, user_id LIMIT ?"
-    ),
-    "leaderboard_place": (
-        "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?"
-        " AND score >= ? AND (score > ? OR user_id < ?)"
-    ),
-    "leaderboard_counts": (
-        "SELECT COUNT(*), COALESCE(SUM(games >= ?), 0) FROM ratings WHERE guild_id = ? AND game = ?"
-    ),
-    "guild_standings": "SELECT * FROM ratings WHERE guild_id = ? AND game <> '*'",
-    # The overall leaderboard: its top is each game's top (as ``leaderboard``), merged in
-    # Python; the caller's place and the counts are counted here, not read out
-    # (bot/domain/ratings.py, ``load_leaderboard``). The counts read the server's ratings in the
-    # table's order (guild, user, game), one group per player.
-    "overall_top": " UNION ALL ".join(
-        "SELECT * FROM (SELECT * FROM ratings WHERE guild_id = ?1 AND game = "
-        f"'{key}' AND games >= ?2 ORDER BY score DESC, user_id LIMIT ?3)"
-        for key in rated_games()
-    ),
-    "overall_place": (
-        "SELECT COUNT(DISTINCT user_id) FROM ratings"
-        f" WHERE guild_id = ? AND game IN ({RATED_GAMES}) AND score >= ?"
-        " AND (score > ? OR user_id < ?) AND games >= ?"
-    ),
-    "overall_counts": (
-        "SELECT COUNT(*), COALESCE(SUM(ranked), 0) FROM (SELECT MAX(games >= ?) AS ranked"
-        f" FROM ratings WHERE guild_id = ? AND game IN ({RATED_GAMES})"
-        " GROUP BY user_id) AS players"
-    ),
-    "recent_changes": (
-        "SELECT rating_history.*, games.channel_id, games.thread_id, games.message_id"
-        " FROM rating_history JOIN games ON games.id = rating_history.game_id"
-        " WHERE rating_history.guild_id = ? AND rating_history.user_id = ?"
-        " ORDER BY rating_history.finished_at DESC, rating_history.game_id DESC LIMIT ?"
-    ),
-    "recent_changes_in_game": (
-        "SELECT rating_history.*, games.channel_id, games.thread_id, games.message_id"
-        " FROM rating_history JOIN games ON games.id = rating_history.game_id"
-        " WHERE rating_history.guild_id = ? AND rating_history.user_id = ?"
-        " AND rating_history.game = ?"
-        " ORDER BY rating_history.finished_at DESC, rating_history.game_id DESC LIMIT ?"
-    ),
-    "rating_points": (
-        "SELECT finished_at, mu FROM rating_history"
-        " WHERE guild_id = ? AND user_id = ? AND game = ?"
-        " ORDER BY finished_at DESC, game_id DESC LIMIT ?"
-    ),
-    "rating_since": (
-        "SELECT mu_before FROM rating_history"
-        " WHERE guild_id = ? AND user_id = ? AND game = ? AND finished_at >= ?"
-        " ORDER BY finished_at, game_id LIMIT 1"
-    ),
-}
-
-# Columns ``update_game`` may set (``version`` is bumped by the store itself).
-GAME_COLUMNS = frozenset(
-    [
-        "thread_id",
-        "message_id",
-        "state",
-        "status",
-        "result",
-        "updated_at",
-        "turn_started_at",
-        "remind_at",
-        "reminded",
-        "claim_at",
-        "claim_notified",
-        "draw_offer_seat",
-        "timeout_at",
-        "paused_until",
-    ]
-)
-# The deadline columns a vacation moves (``shift_clock``), without a new version.
-CLOCK_COLUMNS = ("turn_started_at", "remind_at", "claim_at", "timeout_at")
-CHALLENGE_COLUMNS = frozenset(["message_id", "status", "game_id", "accepted"])
+QUERIES = queries(DIALECT)
 
 
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    guild_id: int
-    channel_id: int
-    thread_id: int | None
-    message_id: int | None
-    kind: str
-    variants: tuple[str, ...]
-    players: tuple[int, ...]
-    state: str  # Game.to_json(); "" for a finished game listed by games_of_user
-    version: int
-    status: str
-    result: str | None
-    created_at: float
-    updated_at: float
-    turn_started_at: float | None
-    remind_at: float | None
-    reminded: int
-    claim_at: float | None
-    claim_notified: int
-    draw_offer_seat: int | None
-    options: dict[str, Any]  # per-game settings, from the challenge (migration 4)
-    timeout_at: float | None = None  # the bot ends the game on time (migration 6)
-    paused_until: float | None = None  # the mover's vacation holds the clock until then
+class SqliteConnection:
+    """An aiosqlite connection as the shared code uses it (bot/storage/sql.py)."""
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> GameRow:
-        data = _known_columns(cls, row)
-        data["variants"] = tuple(json.loads(data["variants"]))
-        data["players"] = tuple(json.loads(data["players"]))
-        data["options"] = dict(json.loads(data["options"]))
-        data["state"] = decode_state(data["state"])
-        return cls(**data)
+    def __init__(self, db: aiosqlite.Connection):
+        self._db = db
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return (await _run(self._db, sql, params)).rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._db.executemany(sql, rows)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        async with self._db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
 
 
-@dataclass(frozen=True)
-class ChallengeRow:
-    id: int
-    guild_id: int
-    channel_id: int
-    message_id: int | None
-    kind: str
-    variants: tuple[str, ...]
-    challenger_id: int
-    opponent_id: int | None  # None: an open challenge, until someone takes it (migration 6)
-    first: str
-    status: str
-    created_at: float
-    expires_at: float
-    game_id: int | None
-    partners: tuple[int | None, int | None]  # the challenger's partner, the opponent's
-    accepted: tuple[int, ...]  # invited players who have accepted so far
-    options: dict[str, Any]
-    seats: tuple[int, ...] | None = None  # players per seat, fixed by the challenge (rematch)
-    rematch_of: int | None = None  # the finished game this challenge replays
-
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ChallengeRow:
-        data = _known_columns(cls, row)
-        data["variants"] = tuple(json.loads(data["variants"]))
-        data["partners"] = tuple(json.loads(data["partners"]))
-        data["accepted"] = tuple(json.loads(data["accepted"]))
-        data["options"] = dict(json.loads(data["options"]))
-        if data["seats"] is not None:
-            data["seats"] = tuple(json.loads(data["seats"]))
-        return cls(**data)
-
-    @property
-    def is_open(self) -> bool:
-        """Open to anyone in the channel: nobody has taken it yet."""
-        return self.opponent_id is None
-
-    @property
-    def invited(self) -> tuple[int, ...]:
-        """Everyone who must accept: the opponent, then the partners named."""
-        return tuple(user for user in (self.opponent_id, *self.partners) if user is not None)
-
-    @property
-    def teams(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(challenger and partner, opponent and partner)."""
-        mine, theirs = self.partners
-        opponent = () if self.opponent_id is None else (self.opponent_id,)
-        return (
-            (self.challenger_id, *([mine] if mine else [])),
-            (*opponent, *([theirs] if theirs else [])),
-        )
-
-
-@dataclass(frozen=True)
-class VacationRow:
-    """A player's vacations in a server for one year: the days booked, and the latest."""
-
-    guild_id: int
-    user_id: int
-    year: int
-    used: int  # days taken this year (the unused part of a vacation ended early refunded)
-    started_at: float | None
-    until: float | None
-
-    @classmethod
-    def from_row(cls, row: Any) -> VacationRow:
-        return cls(**_known_columns(cls, row))
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    """One entry of a game's record (read from the log in its state)."""
-
-    game_id: int
-    ply: int
-    seat: int
-    move: str | None
-    dice: tuple[int, ...] | None
-
-    @property
-    def entry(self) -> LogEntry:
-        """As the engine logs it: ``game.replay(row.entry for row in rows)``."""
-        return LogEntry(self.seat, self.move, self.dice)
-
-
-@dataclass(frozen=True)
-class NotifyRow:
-    """Where "your turn" reaches a player in a server (``bot/domain/notify.py``)."""
-
-    guild_id: int
-    user_id: int
-    route: str  # thread | dm | both | off
-    digest: bool  # a daily DM listing the games where it is their turn
-    dm_failed: bool  # a DM failed once (the player was told; notices fall back to threads)
-    digest_hour: int  # the digest comes at this hour (0-23) of the player's day
-    digest_zone: str  # in this IANA time zone ("UTC", "Europe/Berlin")
-    digest_next: int  # when the next digest is due (Unix seconds; 0: at once)
-
-    @classmethod
-    def from_row(cls, row: Any) -> NotifyRow:
-        names = ("guild_id", "user_id", "route", "digest_hour", "digest_zone", "digest_next")
-        data = {name: row[name] for name in names}
-        return cls(**data, digest=bool(row["digest"]), dm_failed=bool(row["dm_failed"]))
-
-
-NOTIFY_COLUMNS = frozenset(
-    ["route", "digest", "dm_failed", "digest_hour", "digest_zone", "digest_next"]
-)
-
-
-def _known_columns(cls: type, row: sqlite3.Row) -> dict[str, Any]:
-    """The row's values for the dataclass fields (later migrations may add columns)."""
-    return {field.name: row[field.name] for field in fields(cls)}
-
-
-class _Rollback(Exception):
-    """Raised inside ``Store._write`` to roll the transaction back quietly."""
-
-
-class StoreError(Exception):
-    """The database cannot be used: ``str()`` is one line for whoever runs the bot."""
-
-
-class Store:
+class Store(SqlStore):
     """Two connections to a database file: one writes (its transactions wait for each other
     on ``_lock``), one reads. In WAL mode a reader never waits for a writer, so look-ups
     (autocomplete, boards, lists) do not queue behind a commit and its fsync; each read sees
     every commit made before it started. An in-memory database has the one connection."""
+
+    dialect = DIALECT
+    queries = QUERIES
 
     def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None):
         self._db = db
@@ -682,7 +103,7 @@ class Store:
     async def open(
         cls,
         path: str,
-        migrations: Sequence[str] = MIGRATIONS,
+        migrations: Sequence[str] = SQLITE,
         *,
         check: bool = False,
         synchronous: str = SYNCHRONOUS,
@@ -694,13 +115,8 @@ class Store:
         ``StoreError`` with one line saying so.
         """
         _check_path(path)
+        db = await _connect(path)
         try:
-            # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
-            db = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the database {path}: {error}") from error
-        try:
-            db.row_factory = sqlite3.Row
             await _configure(db, path, synchronous)
             if check:
                 await _quick_check(db, path)
@@ -724,36 +140,32 @@ class Store:
             await self._reader.close()
         await self._db.close()
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    # ---- plumbing ------------------------------------------------------------
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[SqliteConnection]:
+        async with self._read_lock:
+            yield SqliteConnection(self._reader)
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction; raise ``_Rollback`` inside to undo it without an error."""
+    async def _write(self) -> AsyncIterator[SqliteConnection]:
+        """One write transaction, rolled back if the block raises."""
         async with self._lock:
             try:
                 await _run(self._db, "BEGIN IMMEDIATE")
-                yield self._db
-            except _Rollback:
-                await _rollback(self._db)
+                yield SqliteConnection(self._db)
             except BaseException:
                 await _rollback(self._db)
                 raise
             else:
                 await _run(self._db, "COMMIT")
 
-    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        async with self._read_lock, self._reader.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+    def _statement(self) -> contextlib.AbstractAsyncContextManager[SqliteConnection]:
+        """One writer: a statement is a transaction of its own."""
+        return self._write()
 
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._read_lock, self._reader.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+    async def _explain(self, sql: str, params: Sequence[Any]) -> list[str]:
+        """``EXPLAIN QUERY PLAN``: one line per step."""
+        rows = await self._fetchall(f"EXPLAIN QUERY PLAN {sql}", params)
+        return [row["detail"] for row in rows]
 
     async def pragma(self, name: str) -> Any:
         """A PRAGMA on the writing connection (the one whose settings matter)."""
@@ -761,562 +173,8 @@ class Store:
             row = await cursor.fetchone()
         return row[0] if row else None
 
-    # ---- games ---------------------------------------------------------------
 
-    async def insert_game(self, **columns: Any) -> int:
-        async with self._write() as db:
-            return await _insert(db, "games", _game_columns(columns))
-
-    async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self._fetchone(QUERIES["get_game"], (game_id,))
-        return GameRow.from_row(row) if row else None
-
-    async def game_version(self, game_id: int) -> tuple[int, int] | None:
-        """(guild_id, version) of a game: a cheap check for caches."""
-        row = await self._fetchone(QUERIES["game_version"], (game_id,))
-        return (row[0], row[1]) if row else None
-
-    async def update_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        *,
-        new_log_entries: Iterable[tuple[int, LogEntry]] = (),
-        events: Iterable[GameEvent] = (),
-        ratings: RatingJob | None = None,
-        **columns: Any,
-    ) -> bool:
-        """Write ``columns`` and bump the version if it is still ``expected_version``, with
-        the game's ``events`` (``bot/domain/events.py``) in the same transaction.
-
-        Returns False, changing nothing, when the version moved on. ``new_log_entries``
-        (``(ply, entry)`` pairs) is accepted for callers written for schema 2, which stored
-        each move a second time; the record is the log inside ``state`` now. ``ratings``:
-        the finished game's rating job, applied in the same transaction (``_rate``).
-        """
-        del new_log_entries  # already in the state's log: each move is stored once
-        _check_columns(columns, GAME_COLUMNS)
-        columns = _game_columns(columns)
-        rows = [event.columns(game_id, expected_version) for event in events]
-        assignments = "".join(f"{name} = ?, " for name in columns)
-        sql = f"UPDATE games SET {assignments}version = version + 1 WHERE id = ? AND version = ?"
-        params = [*map(_encode, columns.values()), game_id, expected_version]
-        async with self._write() as db:
-            cursor = await _run(db, sql, params)
-            if cursor.rowcount != 1:
-                return False
-            for row in rows:
-                await _insert(db, "game_events", row)
-            if ratings is not None:
-                await _rate(db, ratings)
-            return True
-
-    async def add_game_events(
-        self, game_id: int, expected_version: int, events: Iterable[GameEvent]
-    ) -> bool:
-        """Store ``events`` that change no position (a takeback asked or declined), only if
-        the game is still at ``expected_version``: one transaction, so that an event never
-        follows a move it did not see."""
-        rows = [event.columns(game_id, expected_version) for event in events]
-        async with self._write() as db:
-            async with db.execute(
-                "SELECT 1 FROM games WHERE id = ? AND version = ?", (game_id, expected_version)
-            ) as cursor:
-                if await cursor.fetchone() is None:
-                    return False
-            for row in rows:
-                await _insert(db, "game_events", row)
-            return True
-
-    async def game_events(self, game_id: int) -> list[GameEvent]:
-        """The game's events, oldest first."""
-        rows = await self._fetchall(QUERIES["game_events"], (game_id,))
-        return [GameEvent.from_row(row) for row in rows]
-
-    # ---- notification settings -------------------------------------------------
-
-    async def notify_pref(self, guild_id: int, user_id: int) -> NotifyRow | None:
-        row = await self._fetchone(QUERIES["notify_pref"], (guild_id, user_id))
-        return NotifyRow.from_row(row) if row else None
-
-    async def set_notify_pref(self, guild_id: int, user_id: int, **columns: Any) -> None:
-        """Create or change a player's notification settings (``NOTIFY_COLUMNS``)."""
-        _check_columns(columns, NOTIFY_COLUMNS)
-        values = {name: int(v) if isinstance(v, bool) else v for name, v in columns.items()}
-        names = ", ".join(["guild_id", "user_id", *values])
-        marks = ", ".join("?" for _ in range(2 + len(values)))
-        updates = ", ".join(f"{name} = excluded.{name}" for name in values) or "route = route"
-        sql = (
-            f"INSERT INTO notify_prefs ({names}) VALUES ({marks})"
-            f" ON CONFLICT (guild_id, user_id) DO UPDATE SET {updates}"
-        )
-        async with self._write() as db:
-            await _run(db, sql, [guild_id, user_id, *values.values()])
-
-    async def mark_dm_failed(self, guild_id: int, user_id: int) -> bool:
-        """Note that a DM to the player failed; True only the first time (to say so once)."""
-        async with self._write() as db:
-            cursor = await _run(
-                db,
-                "UPDATE notify_prefs SET dm_failed = 1"
-                " WHERE guild_id = ? AND user_id = ? AND dm_failed = 0",
-                (guild_id, user_id),
-            )
-            return cursor.rowcount == 1
-
-    async def digests_due(self, now: int) -> list[NotifyRow]:
-        """Players who asked for a daily digest whose next one is due at ``now``."""
-        rows = await self._fetchall(QUERIES["digests_due"], (now,))
-        return [NotifyRow.from_row(row) for row in rows]
-
-    async def mark_digest_sent(self, guild_id: int, user_id: int, due: int, following: int) -> bool:
-        """Move the player's digest due at ``due`` on to ``following``; False if another
-        process did first (or the player changed it meanwhile): then it is not sent."""
-        async with self._write() as db:
-            cursor = await _run(
-                db,
-                "UPDATE notify_prefs SET digest_next = ? WHERE guild_id = ? AND user_id = ?"
-                " AND digest = 1 AND digest_next = ?",
-                (following, guild_id, user_id, due),
-            )
-            return cursor.rowcount == 1
-
-    # ---- ratings -------------------------------------------------------------
-
-    async def rate_game(self, job: RatingJob) -> bool:
-        """Apply ``job`` alone (the upgrade's rating of old games); False if it was rated."""
-        return await self.rate_games([job]) == 1
-
-    async def rate_games(self, jobs: Sequence[RatingJob]) -> int:
-        """Apply ``jobs`` in order, in one transaction; returns how many were not rated yet."""
-        async with self._write() as db:
-            return sum([await _rate(db, job) for job in jobs])
-
-    async def rating_changes(self, game_id: int) -> list[Change]:
-        rows = await self._fetchall(QUERIES["rating_changes"], (game_id,))
-        return [_change(row) for row in rows]
-
-    async def standings_of_user(self, guild_id: int, user_id: int) -> list[Standing]:
-        """The user's rows (per game, and ``TOTAL``)."""
-        rows = await self._fetchall(QUERIES["standings_of_user"], (guild_id, user_id))
-        return [_standing(row) for row in rows]
-
-    async def leaderboard(
-        self, guild_id: int, game: str, min_games: int, limit: int
-    ) -> list[Standing]:
-        rows = await self._fetchall(QUERIES["leaderboard"], (guild_id, game, min_games, limit))
-        return [_standing(row) for row in rows]
-
-    async def leaderboard_place(self, standing: Standing, min_games: int) -> int:
-        """1 + how many ranked players of the game are above ``standing``."""
-        row = await self._fetchone(
-            QUERIES["leaderboard_place"],
-            (
-                standing.guild_id,
-                standing.game,
-                min_games,
-                standing.score,
-                standing.score,
-                standing.user_id,
-            ),
-        )
-        return 1 + int(row[0])
-
-    async def leaderboard_counts(self, guild_id: int, game: str, min_games: int) -> tuple[int, int]:
-        """(players with a rating in the game, those with ``min_games`` or more)."""
-        row = await self._fetchone(QUERIES["leaderboard_counts"], (min_games, guild_id, game))
-        return int(row[0]), int(row[1])
-
-    async def guild_standings(self, guild_id: int) -> list[Standing]:
-        """Every rating in the guild (what the overall leaderboard is drawn from: the tests'
-        reference; the leaderboard itself uses ``overall_*``)."""
-        rows = await self._fetchall(QUERIES["guild_standings"], (guild_id,))
-        return [_standing(row) for row in rows]
-
-    async def overall_top(self, guild_id: int, min_games: int, limit: int) -> list[Standing]:
-        """Each game's ``leaderboard`` (its ``limit`` best ranked players), in one query."""
-        rows = await self._fetchall(QUERIES["overall_top"], (guild_id, min_games, limit))
-        return [_standing(row) for row in rows]
-
-    async def overall_place(self, best: Standing, min_games: int) -> int:
-        """1 + how many players have a ranked rating in some game above ``best`` (the
-        player's best ranked rating): the player's place on the overall leaderboard."""
-        row = await self._fetchone(
-            QUERIES["overall_place"],
-            (best.guild_id, best.score, best.score, best.user_id, min_games),
-        )
-        return 1 + int(row[0])
-
-    async def overall_counts(self, guild_id: int, min_games: int) -> tuple[int, int]:
-        """(players with a rating in some game, those with ``min_games`` or more in one)."""
-        row = await self._fetchone(QUERIES["overall_counts"], (min_games, guild_id))
-        return int(row[0]), int(row[1])
-
-    async def recent_changes(
-        self, guild_id: int, user_id: int, game: str | None, limit: int
-    ) -> list[tuple[Change, tuple[int, int | None, int | None]]]:
-        """The user's last rated games (with each game's channel, thread and message)."""
-        if game is None:
-            rows = await self._fetchall(QUERIES["recent_changes"], (guild_id, user_id, limit))
-        else:
-            rows = await self._fetchall(
-                QUERIES["recent_changes_in_game"], (guild_id, user_id, game, limit)
-            )
-        return [
-            (_change(row), (row["channel_id"], row["thread_id"], row["message_id"])) for row in rows
-        ]
-
-    async def rating_points(
-        self, guild_id: int, user_id: int, game: str, limit: int
-    ) -> list[tuple[float, float]]:
-        """(finished_at, mu after) of the user's last ``limit`` games in ``game``, oldest
-        first."""
-        rows = await self._fetchall(QUERIES["rating_points"], (guild_id, user_id, game, limit))
-        return [(row[0], row[1]) for row in reversed(rows)]
-
-    async def rating_since(
-        self, guild_id: int, user_id: int, game: str, since: float
-    ) -> float | None:
-        """The user's mu before their first game in ``game`` since ``since`` (None: none)."""
-        row = await self._fetchone(QUERIES["rating_since"], (guild_id, user_id, game, since))
-        return None if row is None else row[0]
-
-    async def finished_games(self, after: tuple[float, int], limit: int) -> list[GameRow]:
-        """Finished games in the order they ended, after ``(updated_at, id)`` (the upgrade's
-        rating of old games)."""
-        rows = await self._fetchall(
-            "SELECT * FROM games WHERE status = 'finished' AND (updated_at > ?"
-            " OR (updated_at = ? AND id > ?)) ORDER BY updated_at, id LIMIT ?",
-            (after[0], after[0], after[1], limit),
-        )
-        return [GameRow.from_row(row) for row in rows]
-
-    async def set_game_fields(self, game_id: int, **columns: Any) -> bool:
-        """Record where the game is shown (thread, message) without bumping the version."""
-        _check_columns(columns, {"thread_id", "message_id"})
-        return await self._update_where("games", game_id, columns, {})
-
-    async def mark_notified(self, game_id: int, version: int, flag: str) -> bool:
-        """Set ``reminded`` or ``claim_notified`` once for this version of the game."""
-        if flag not in ("reminded", "claim_notified"):
-            raise ValueError(flag)
-        return await self._update_where(
-            "games", game_id, {flag: 1}, {"version": version, flag: 0, "status": "active"}
-        )
-
-    async def mark_reminded(
-        self, game_id: int, version: int, sent: int, now_sent: int, next_at: float | None
-    ) -> bool:
-        """Count a reminder once: ``reminded`` goes from ``sent`` to ``now_sent`` and the next
-        one is due at ``next_at``, for this version of the game only."""
-        return await self._update_where(
-            "games",
-            game_id,
-            {"reminded": now_sent, "remind_at": next_at},
-            {"version": version, "reminded": sent, "status": "active"},
-        )
-
-    async def shift_clock(
-        self, game_id: int, version: int, delta: float, paused_until: float | None
-    ) -> bool:
-        """Move the turn's deadlines by ``delta`` seconds (a vacation starts or ends) and set
-        ``paused_until``, for this version of the game only; the version stays (the board's
-        buttons stay valid)."""
-        moved = ", ".join(f"{name} = {name} + ?" for name in CLOCK_COLUMNS)
-        sql = (
-            f"UPDATE games SET {moved}, paused_until = ?"
-            " WHERE id = ? AND version = ? AND status = 'active'"
-        )
-        params = [*(delta for _ in CLOCK_COLUMNS), paused_until, game_id, version]
-        async with self._write() as db:
-            cursor = await _run(db, sql, params)
-            return cursor.rowcount == 1
-
-    async def moves(self, game_id: int) -> list[MoveRow]:
-        """The game's record, from the log in its state (ValueError if that is damaged)."""
-        row = await self._fetchone(QUERIES["moves"], (game_id,))
-        if row is None:
-            return []
-        log_entries = json.loads(decode_state(row["state"])).get("log", [])
-        return [
-            MoveRow(game_id, ply, entry.seat, entry.move, entry.dice)
-            for ply, entry in enumerate(map(LogEntry.from_dict, log_entries), start=1)
-        ]
-
-    async def games_of_user(
-        self,
-        guild_id: int,
-        user_id: int,
-        *,
-        include_finished: bool = False,
-        limit: int | None = None,
-    ) -> list[GameRow]:
-        """The user's games in the guild: active ones first, most recently changed first.
-        With ``limit``, only that many (an index range: the cost does not grow with the
-        number of finished games). A finished game comes with its ``result`` and an empty
-        ``state`` (``get_game`` loads the whole game)."""
-        query = "games_of_user" if include_finished else "active_games_of_user"
-        rows = await self._fetchall(QUERIES[query], (guild_id, user_id, _limit(limit)))
-        return [GameRow.from_row(row) for row in rows]
-
-    async def game_in_thread(self, guild_id: int, thread_id: int) -> GameRow | None:
-        row = await self._fetchone(QUERIES["game_in_thread"], (guild_id, thread_id))
-        return GameRow.from_row(row) if row else None
-
-    async def games_to_remind(self, now: float) -> list[GameRow]:
-        rows = await self._fetchall(QUERIES["games_to_remind"], (now,))
-        return [GameRow.from_row(row) for row in rows]
-
-    async def games_claimable(self, now: float) -> list[GameRow]:
-        rows = await self._fetchall(QUERIES["games_claimable"], (now,))
-        return [GameRow.from_row(row) for row in rows]
-
-    async def games_timed_out(self, now: float) -> list[GameRow]:
-        rows = await self._fetchall(QUERIES["games_timed_out"], (now,))
-        return [GameRow.from_row(row) for row in rows]
-
-    # ---- server settings and vacations ------------------------------------------
-
-    async def guild_settings(self, guild_id: int) -> str | None:
-        """The server's settings (JSON), or None when it never changed them."""
-        row = await self._fetchone(QUERIES["guild_settings"], (guild_id,))
-        return row[0] if row else None
-
-    async def put_guild_settings(
-        self, guild_id: int, settings: str, *, now: float, user_id: int
-    ) -> None:
-        async with self._write() as db:
-            await _run(
-                db,
-                "INSERT INTO guild_settings (guild_id, settings, updated_at, updated_by)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
-                " settings = excluded.settings, updated_at = excluded.updated_at,"
-                " updated_by = excluded.updated_by",
-                (guild_id, settings, now, user_id),
-            )
-
-    async def vacation(self, guild_id: int, user_id: int, year: int) -> VacationRow | None:
-        row = await self._fetchone(QUERIES["vacation"], (guild_id, user_id, year))
-        return VacationRow.from_row(row) if row else None
-
-    async def active_vacation(self, guild_id: int, user_id: int, now: float) -> VacationRow | None:
-        row = await self._fetchone(QUERIES["active_vacation"], (guild_id, user_id, now))
-        return VacationRow.from_row(row) if row else None
-
-    async def book_vacation(
-        self,
-        guild_id: int,
-        user_id: int,
-        year: int,
-        *,
-        days: int,
-        allowance: int,
-        now: float,
-        until: float,
-    ) -> bool:
-        """Start a vacation of ``days`` until ``until``, if the year's allowance has room and
-        no vacation is running (checked in the same statement: two clicks book once)."""
-        async with self._write() as db:
-            await _run(
-                db,
-                "INSERT OR IGNORE INTO vacations (guild_id, user_id, year, used)"
-                " VALUES (?, ?, ?, 0)",
-                (guild_id, user_id, year),
-            )
-            cursor = await _run(
-                db,
-                "UPDATE vacations SET used = used + ?, started_at = ?, until = ?"
-                " WHERE guild_id = ? AND user_id = ? AND year = ? AND used + ? <= ?"
-                " AND (until IS NULL OR until <= ?)",
-                (days, now, until, guild_id, user_id, year, days, allowance, now),
-            )
-            return cursor.rowcount == 1
-
-    async def end_vacation(
-        self, guild_id: int, user_id: int, year: int, *, until: float, now: float, refund: int
-    ) -> bool:
-        """End the vacation running until ``until`` at ``now``, giving back ``refund`` days."""
-        async with self._write() as db:
-            cursor = await _run(
-                db,
-                "UPDATE vacations SET used = MAX(0, used - ?), until = ?"
-                " WHERE guild_id = ? AND user_id = ? AND year = ? AND until = ?",
-                (refund, now, guild_id, user_id, year, until),
-            )
-            return cursor.rowcount == 1
-
-    async def query_plan(self, name: str, params: Sequence[Any]) -> list[str]:
-        """``EXPLAIN QUERY PLAN`` of one of ``QUERIES``: one line per step."""
-        rows = await self._fetchall(f"EXPLAIN QUERY PLAN {QUERIES[name]}", params)
-        return [row["detail"] for row in rows]
-
-    # ---- challenges ----------------------------------------------------------
-
-    async def insert_challenge(self, **columns: Any) -> int:
-        async with self._write() as db:
-            return await _insert(db, "challenges", columns)
-
-    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
-        row = await self._fetchone(QUERIES["get_challenge"], (challenge_id,))
-        return ChallengeRow.from_row(row) if row else None
-
-    async def update_challenge(
-        self,
-        challenge_id: int,
-        *,
-        expected_status: str | None = None,
-        expected_accepted: Sequence[int] | None = None,
-        **columns: Any,
-    ) -> bool:
-        """Set ``columns``; with ``expected_status`` (``expected_accepted``), only if the
-        status (the list of acceptances) is still that."""
-        _check_columns(columns, CHALLENGE_COLUMNS)
-        where: dict[str, Any] = {}
-        if expected_status is not None:
-            where["status"] = expected_status
-        if expected_accepted is not None:
-            where["accepted"] = _encode(tuple(expected_accepted))
-        return await self._update_where("challenges", challenge_id, columns, where)
-
-    async def accept_challenge(
-        self, challenge_id: int, now: float, *, taken_by: int | None = None, **game_columns: Any
-    ) -> int | None:
-        """Create the game and mark the challenge accepted, atomically. ``taken_by``: the
-        player who takes an open challenge (written as its opponent, only if it is still open).
-
-        Returns the new game id, or None when the challenge is no longer pending or expired
-        (or, open, was taken by someone else).
-        """
-        async with self._write() as db:
-            game_id = await _insert(db, "games", _game_columns(game_columns))
-            take = ", opponent_id = ?" if taken_by is not None else ""
-            still_open = " AND opponent_id IS NULL" if taken_by is not None else ""
-            taker = (taken_by,) if taken_by is not None else ()
-            cursor = await _run(
-                db,
-                f"UPDATE challenges SET status = 'accepted', game_id = ?{take}"
-                f" WHERE id = ? AND status = 'pending' AND expires_at > ?{still_open}",
-                (game_id, *taker, challenge_id, now),
-            )
-            if cursor.rowcount != 1:
-                raise _Rollback
-            return game_id
-        return None
-
-    async def challenges_expired(self, now: float) -> list[ChallengeRow]:
-        rows = await self._fetchall(QUERIES["challenges_expired"], (now,))
-        return [ChallengeRow.from_row(row) for row in rows]
-
-    async def insert_rematch(self, **columns: Any) -> int | None:
-        """Insert a challenge with ``rematch_of``; None (nothing written) when that game
-        already has a rematch pending or accepted (the unique index decides, atomically)."""
-        names = ", ".join(columns)
-        marks = ", ".join("?" for _ in columns)
-        sql = (
-            f"INSERT INTO challenges ({names}) VALUES ({marks}) ON CONFLICT DO NOTHING RETURNING id"
-        )
-        values = [_encode(value) for value in columns.values()]
-        async with self._write() as db, db.execute(sql, values) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else int(row[0])
-
-    async def rematch_of(self, game_id: int) -> ChallengeRow | None:
-        """The rematch of ``game_id`` that is pending or accepted, if any."""
-        row = await self._fetchone(QUERIES["rematch_of"], (game_id,))
-        return ChallengeRow.from_row(row) if row else None
-
-    # ---- helpers -------------------------------------------------------------
-
-    async def _update_where(
-        self, table: str, row_id: int, columns: dict[str, Any], where: dict[str, Any]
-    ) -> bool:
-        if not columns:
-            return await self._exists(table, row_id)
-        assignments = ", ".join(f"{name} = ?" for name in columns)
-        conditions = "".join(f" AND {name} = ?" for name in where)
-        sql = f"UPDATE {table} SET {assignments} WHERE id = ?{conditions}"
-        values = [_encode(value) for value in columns.values()]
-        async with self._write() as db:
-            cursor = await _run(db, sql, [*values, row_id, *where.values()])
-            return cursor.rowcount == 1
-
-    # ---- jobs (bot/domain/jobs.py) and shared values -----------------------------------------
-
-    async def add_job(self, key: str, payload: str, now: float, owner: str, lease: float) -> bool:
-        """A new job held by ``owner`` until ``now + lease``; False when ``key`` exists."""
-        async with self._write() as db:
-            cursor = await _run(
-                db,
-                "INSERT INTO jobs (key, payload, created_at, owner, lease_until)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-                (key, payload, now, owner, now + lease),
-            )
-            return cursor.rowcount == 1
-
-    async def take_jobs(
-        self, owner: str, now: float, lease: float, limit: int, max_attempts: int
-    ) -> list[tuple[str, str]]:
-        """Take undone jobs whose lease ran out (their holder died or gave up): each is
-        held by ``owner`` until ``now + lease``. One writer at a time (BEGIN IMMEDIATE), so
-        two processes never take the same job."""
-        async with (
-            self._write() as db,
-            db.execute(
-                "UPDATE jobs SET owner = ?, lease_until = ?, attempts = attempts + 1"
-                " WHERE key IN (SELECT key FROM jobs WHERE done_at IS NULL AND lease_until <= ?"
-                " AND attempts < ? ORDER BY lease_until LIMIT ?) RETURNING key, payload",
-                (owner, now + lease, now, max_attempts, limit),
-            ) as cursor,
-        ):
-            return [(row[0], row[1]) for row in await cursor.fetchall()]
-
-    async def claim_job(self, key: str, now: float, owner: str, lease: float) -> bool:
-        """Hold ``key`` until ``now + lease``: True when nobody held it, or its holder's
-        lease ran out, or ``owner`` held it already. A claim is a job the outbox never sends
-        (done from the start: ``take_jobs`` skips it, ``purge_jobs`` forgets it)."""
-        async with self._write() as db:
-            cursor = await _run(
-                db,
-                "INSERT INTO jobs (key, payload, created_at, owner, lease_until, done_at)"
-                " VALUES (?, '{}', ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE"
-                " SET owner = excluded.owner, lease_until = excluded.lease_until,"
-                " attempts = jobs.attempts + 1, done_at = excluded.done_at"
-                " WHERE jobs.lease_until <= excluded.created_at OR jobs.owner = excluded.owner",
-                (key, now, owner, now + lease, now),
-            )
-            return cursor.rowcount == 1
-
-    async def finish_job(self, key: str, now: float) -> None:
-        async with self._write() as db:
-            await _run(
-                db, "UPDATE jobs SET done_at = ? WHERE key = ? AND done_at IS NULL", (now, key)
-            )
-
-    async def purge_jobs(self, before: float) -> int:
-        """Forget jobs done before ``before``."""
-        async with self._write() as db:
-            cursor = await _run(db, "DELETE FROM jobs WHERE done_at < ?", (before,))
-            return cursor.rowcount
-
-    async def get_value(self, key: str) -> str | None:
-        row = await self._fetchone("SELECT value FROM bot_values WHERE key = ?", (key,))
-        return None if row is None else row[0]
-
-    async def put_value(self, key: str, value: str, now: float) -> None:
-        async with self._write() as db:
-            await _run(
-                db,
-                "INSERT INTO bot_values (key, value, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value,"
-                " updated_at = excluded.updated_at",
-                (key, value, now),
-            )
-
-    async def _exists(self, table: str, row_id: int) -> bool:
-        return await self._fetchone(f"SELECT 1 FROM {table} WHERE id = ?", (row_id,)) is not None
-
-
-async def migrate(db: aiosqlite.Connection, migrations: Sequence[str] = MIGRATIONS) -> int:
+async def migrate(db: aiosqlite.Connection, migrations: Sequence[str] = SQLITE) -> int:
     """Apply the migrations past ``PRAGMA user_version``; migration N sets it to N."""
     if await _user_version(db) >= len(migrations):
         return await _user_version(db)
@@ -1381,14 +239,20 @@ async def _configure(db: aiosqlite.Connection, path: str, synchronous: str) -> N
         raise StoreError(f"cannot use the database {path}: it stays in {mode} journal mode")
 
 
-async def _open_reader(path: str) -> aiosqlite.Connection:
-    """The reading connection: query_only, so that no statement can write through it."""
+async def _connect(path: str) -> aiosqlite.Connection:
     try:
-        reader = await aiosqlite.connect(path, isolation_level=None)
+        # isolation_level=None: no implicit transactions, we issue BEGIN/COMMIT ourselves.
+        db = await aiosqlite.connect(path, isolation_level=None)
     except sqlite3.Error as error:
         raise StoreError(f"cannot open the database {path}: {error}") from error
+    db.row_factory = sqlite3.Row
+    return db
+
+
+async def _open_reader(path: str) -> aiosqlite.Connection:
+    """The reading connection: query_only, so that no statement can write through it."""
+    reader = await _connect(path)
     try:
-        reader.row_factory = sqlite3.Row
         await _run(reader, "PRAGMA busy_timeout = 5000")
         await _run(reader, "PRAGMA query_only = ON")
     except BaseException:
@@ -1419,11 +283,7 @@ async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str
     ``RATED_SINCE``: the games already finished are to be rated (``rate_finished``)."""
     try:
         before = await _user_version(db)
-        if before > len(migrations):
-            raise StoreError(
-                f"the database {path} has schema version {before}, newer than this bot's"
-                f" {len(migrations)}: run the newer bot"
-            )
+        refuse_newer(before, migrations, path)
         after = await migrate(db, migrations)
         if before < COMPRESSED_SINCE <= after:
             await _compress_states(db)
@@ -1444,9 +304,6 @@ async def _upgrade(db: aiosqlite.Connection, path: str, migrations: Sequence[str
         except sqlite3.Error as error:  # e.g. no room for the copy: the file stays as it is
             log.warning("database %s upgraded; VACUUM failed: %s", path, error)
     return to_rate
-
-
-COMPRESSED_SINCE = 3  # the schema version from which states are written compressed
 
 
 async def _compress_states(db: aiosqlite.Connection, batch: int = 500) -> int:
@@ -1511,126 +368,3 @@ async def _user_version(db: aiosqlite.Connection) -> int:
     async with db.execute("PRAGMA user_version") as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else 0
-
-
-async def _insert(db: aiosqlite.Connection, table: str, columns: dict[str, Any]) -> int:
-    names = ", ".join(columns)
-    marks = ", ".join("?" for _ in columns)
-    values = [_encode(value) for value in columns.values()]
-    cursor = await _run(db, f"INSERT INTO {table} ({names}) VALUES ({marks})", values)
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
-
-
-def _encode(value: Any) -> Any:
-    """Lists, tuples and dicts (variants, players, options) are stored as JSON."""
-    if isinstance(value, list | tuple):
-        return json.dumps(list(value))
-    return json.dumps(value) if isinstance(value, dict) else value
-
-
-def _check_columns(columns: dict[str, Any], allowed: Iterable[str]) -> None:
-    unknown = set(columns) - set(allowed)
-    if unknown:
-        raise ValueError(f"cannot set column(s) {sorted(unknown)}")
-
-
-def encode_state(state: str) -> bytes:
-    """How a game's state is stored: its JSON, zlib-compressed (level 1: fast, and most of
-    the gain)."""
-    return zlib.compress(state.encode("utf-8"), 1)
-
-
-def decode_state(value: str | bytes) -> str:
-    """The JSON text of a stored state; text (written before schema 3, or by hand) as is."""
-    if isinstance(value, bytes):
-        return zlib.decompress(value).decode("utf-8")
-    return value
-
-
-def _game_columns(columns: dict[str, Any]) -> dict[str, Any]:
-    if isinstance(columns.get("state"), str):
-        return columns | {"state": encode_state(columns["state"])}
-    return columns
-
-
-def _limit(limit: int | None) -> int:
-    """SQLite reads a negative LIMIT as no limit."""
-    if limit is None:
-        return -1
-    if limit < 0:
-        raise ValueError(f"limit must not be negative, not {limit}")
-    return limit
-
-
-# ---- ratings ------------------------------------------------------------------------
-
-STANDING_COLUMNS = (
-    "guild_id, user_id, game, mu, sigma, score, games, wins, draws, losses, streak,"
-    " best_streak, updated_at"
-)
-CHANGE_COLUMNS = (
-    "game_id, user_id, guild_id, game, outcome, mu_before, sigma_before, mu, sigma, finished_at"
-)
-
-
-def standing_values(s: Standing) -> tuple[Any, ...]:
-    return (
-        s.guild_id, s.user_id, s.game, s.mu, s.sigma, s.score, s.games, s.wins, s.draws,
-        s.losses, s.streak, s.best_streak, s.updated_at,
-    )  # fmt: skip
-
-
-def change_values(c: Change) -> tuple[Any, ...]:
-    return (
-        c.game_id, c.user_id, c.guild_id, c.game, c.outcome, c.mu_before, c.sigma_before,
-        c.mu, c.sigma, c.finished_at,
-    )  # fmt: skip
-
-
-def _standing(row: Any) -> Standing:
-    return Standing(**_known_columns(Standing, row))
-
-
-def _change(row: Any) -> Change:
-    return Change(**_known_columns(Change, row))
-
-
-async def _rate(db: aiosqlite.Connection, job: RatingJob) -> bool:
-    """Inside a write transaction: read the players' standings, rate, write. False (nothing
-    written) when the game is rated already."""
-    async with db.execute(
-        "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (job.game_id,)
-    ) as cursor:
-        if await cursor.fetchone() is not None:
-            return False
-    marks = ", ".join("?" for _ in job.people)
-    async with db.execute(
-        f"SELECT * FROM ratings WHERE guild_id = ? AND user_id IN ({marks}) AND game IN (?, ?)",
-        (job.guild_id, *job.people, job.game, TOTAL),
-    ) as cursor:
-        current = {(row["game"], row["user_id"]): _standing(row) for row in await cursor.fetchall()}
-    standings, changes = job.compute(current)
-    await db.executemany(
-        f"INSERT OR REPLACE INTO ratings ({STANDING_COLUMNS}) VALUES ({', '.join('?' * 13)})",
-        [standing_values(s) for s in standings],
-    )
-    await db.executemany(
-        f"INSERT INTO rating_history ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 10)})",
-        [change_values(c) for c in changes],
-    )
-    return True
-
-
-async def rate_finished(store: Any, batch: int = 500) -> int:
-    """Rate the games already finished, in the order they ended (the upgrade to
-    ``RATED_SINCE``; either store), a batch per transaction. A game rated already is skipped.
-    Returns how many were rated."""
-    from bot.domain.ratings import job_from_state
-
-    done, after = 0, (float("-inf"), 0)
-    while rows := await store.finished_games(after, batch):
-        jobs = [job_from_state(row, row.state, row.updated_at) for row in rows]
-        done += await store.rate_games([job for job in jobs if job is not None])
-        after = (rows[-1].updated_at, rows[-1].id)
-    return done

@@ -14,7 +14,7 @@ import pytest
 from bot.config import Settings
 from bot.domain.service import BoardView, GameService
 from bot.storage import open_store
-from bot.storage.sqlite import decode_state
+from bot.storage.rows import decode_state
 from games import Shax
 from tests.conftest import in_thread  # noqa: F401  (re-exported for the store tests)
 from tests.fakes import START, FakeClock, QueuedRoller  # noqa: F401  (START re-exported)

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from bot.domain.service import IllegalMoveError, NotAllowed, RollDue
-from bot.storage.sqlite import decode_state
+from bot.storage.rows import decode_state
 from cogs.ui import RollButton, board_content, board_embed, board_view
 from games import Chebache
 from tests.fakes import QueuedRoller

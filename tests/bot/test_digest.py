@@ -15,9 +15,10 @@ import pytest
 from bot.domain import notify
 from bot.domain.notify import NotifyChoice, next_digest, time_zone, zone_suggestions
 from bot.domain.service import ServiceError
-from bot.storage.postgres import MIGRATIONS as PG_MIGRATIONS
+from bot.storage.migrations import POSTGRES as PG_MIGRATIONS
+from bot.storage.migrations import SQLITE as MIGRATIONS
 from bot.storage.postgres import PostgresStore
-from bot.storage.sqlite import MIGRATIONS, Store
+from bot.storage.sqlite import Store
 
 from .conftest import ALICE, BOB, DAY, GUILD, HOUR, START, in_thread, raw_sql, start_game
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.events import ENTRY, TAKEBACK_ASK, GameEvent
+from bot.storage.rows import ENTRY, TAKEBACK_ASK, GameEvent
 
 from .conftest import START
 from .test_store import insert_game

@@ -10,9 +10,10 @@ import asyncpg
 import pytest
 
 from bot.cli.main import main
-from bot.domain.events import GameEvent
 from bot.storage.postgres import PostgresStore
-from bot.storage.sqlite import Store, rate_finished
+from bot.storage.rows import GameEvent
+from bot.storage.sql import rate_finished
+from bot.storage.sqlite import Store
 from games import Shax
 
 from .conftest import START, in_thread

@@ -19,7 +19,7 @@ from bot.domain.opponent import Opponent, draw_accepted
 from bot.domain.service import BoardView, ChallengeView, GameService, NotAllowed, ServiceError
 from bot.runtime.workers import Workers
 from bot.storage import open_store
-from bot.storage.sqlite import decode_state
+from bot.storage.rows import decode_state
 from games import DiceSpec, load_game
 from search import bot_turn
 

@@ -14,7 +14,7 @@ from bot.domain.service import (
     StaleBoard,
 )
 from bot.storage import open_store
-from bot.storage.sqlite import decode_state
+from bot.storage.rows import decode_state
 from games import Shax
 
 from .conftest import (

@@ -17,24 +17,23 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.domain.ratings import (
+from bot.domain.ratings import Leaderboard, label, load_leaderboard, rank_lines
+from bot.storage import migrations
+from bot.storage.migrations import RATED_SINCE
+from bot.storage.rating_model import (
     BOT_ANCHORS,
     MODEL,
     TOTAL,
-    Leaderboard,
+    Player,
     RatingJob,
     Standing,
     job_for,
-    label,
-    load_leaderboard,
-    rank_lines,
     rate,
     rated_games,
     rating_game,
     shown,
 )
-from bot.storage import sqlite as store_module
-from bot.storage.sqlite import RATED_SINCE, Store
+from bot.storage.sqlite import Store
 from games import Sachidjun, Shax
 
 from .conftest import ALICE, BOB, CAROL, GUILD, START, in_thread, start_game
@@ -282,6 +281,15 @@ async def test_two_games_ending_at_once_for_one_player_both_count_once(service, 
     assert total.games == 2
 
 
+async def test_a_job_with_nobody_to_rate_writes_nothing(store):
+    # Two bots: no person's standing to read (an empty "IN ()", which PostgreSQL refuses).
+    job = RatingJob(7, GUILD, "shax", START, ((Player(1, "easy"),), (Player(2, "hard"),)), (0, 1))
+    assert job.people == ()
+    assert await store.rate_game(job)
+    assert await store.rating_changes(7) == []
+    assert await store.guild_standings(GUILD) == []
+
+
 async def test_stats_and_leaderboard(service, store, clock):
     for _ in range(5):
         await finish(service, await start_game(service), BOB)
@@ -329,9 +337,7 @@ def fresh_url(backend, tmp_path, request):
 
 async def test_the_upgrade_rates_finished_games_in_the_order_they_ended(fresh_url):
     store_url = fresh_url
-    from bot.storage import postgres as store_pg
-
-    old = (store_pg if store_url.startswith("postgresql") else store_module).MIGRATIONS
+    old = migrations.POSTGRES if store_url.startswith("postgresql") else migrations.SQLITE
     before = await open_at(store_url, old[: RATED_SINCE - 1])
     ended = []  # (ended at, winner, loser, game id), inserted out of order
     for number, (winner, loser, at) in enumerate(
@@ -399,7 +405,7 @@ async def test_the_upgrade_rates_finished_games_in_the_order_they_ended(fresh_ur
 
 async def put_standings(store, standings: list[Standing]) -> None:
     """Write ratings rows directly (as many games rated would leave them)."""
-    from bot.storage.sqlite import STANDING_COLUMNS, standing_values
+    from bot.storage.sql import STANDING_COLUMNS, standing_values
 
     values = [standing_values(s) for s in standings]
     if hasattr(store, "_pool"):

@@ -19,9 +19,10 @@ from bot.domain.service import (
     NotFound,
     ServiceError,
 )
-from bot.storage.postgres import MIGRATIONS as PG_MIGRATIONS
+from bot.storage.migrations import POSTGRES as PG_MIGRATIONS
+from bot.storage.migrations import SQLITE as MIGRATIONS
 from bot.storage.postgres import PostgresStore
-from bot.storage.sqlite import MIGRATIONS, Store
+from bot.storage.sqlite import Store
 from tests.fakes import QueuedRoller
 
 from .conftest import (

@@ -5,15 +5,9 @@ import random
 import pytest
 
 from bot.storage import open_store
-from bot.storage.sqlite import (
-    MIGRATIONS,
-    QUERIES,
-    Store,
-    StoreError,
-    decode_state,
-    encode_state,
-    split_sql,
-)
+from bot.storage.migrations import SQLITE as MIGRATIONS
+from bot.storage.rows import StoreError, decode_state, encode_state
+from bot.storage.sqlite import QUERIES, Store, split_sql
 from games import Shax
 from games.base import LogEntry
 

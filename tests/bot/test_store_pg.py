@@ -12,10 +12,11 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.storage import open_store, sqlite_path
-from bot.storage import sqlite as sqlite_store
-from bot.storage.postgres import MIGRATIONS, QUERIES, PostgresStore, display_url
-from bot.storage.sqlite import Store, StoreError
+from bot.storage import migrations, open_store, sqlite_path
+from bot.storage.migrations import POSTGRES as MIGRATIONS
+from bot.storage.postgres import QUERIES, PostgresStore, display_url, numbered
+from bot.storage.rows import StoreError
+from bot.storage.sqlite import Store
 
 from .conftest import START, in_thread
 from .test_store import GUILD, insert_game, one_line, shax_state
@@ -53,7 +54,7 @@ async def tables(url: str) -> set[str]:
 
 async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_database(empty_url):
     latest = len(MIGRATIONS)
-    assert latest == len(sqlite_store.MIGRATIONS)
+    assert latest == len(migrations.SQLITE)
     async with await PostgresStore.open(empty_url) as store:
         assert await store.schema_version() == latest
     assert await sql(empty_url, "SELECT version FROM idzeva_schema") == [(latest,)]
@@ -71,6 +72,16 @@ async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_data
         "guild_settings",
         "vacations",
     }
+
+
+def test_the_shared_sql_is_numbered_for_postgresql():
+    assert numbered("UPDATE t SET a = ? WHERE id = ? AND b = ?") == (
+        "UPDATE t SET a = $1 WHERE id = $2 AND b = $3"
+    )
+    assert numbered("SELECT * FROM t WHERE a = ?1 AND b >= ?2 LIMIT ?1") == (
+        "SELECT * FROM t WHERE a = $1 AND b >= $2 LIMIT $1"
+    )
+    assert numbered("SELECT '{}' FROM t") == "SELECT '{}' FROM t"
 
 
 async def test_a_new_migration_runs_once_and_a_failing_one_rolls_back(empty_url):

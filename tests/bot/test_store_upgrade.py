@@ -9,7 +9,9 @@ import sqlite3
 
 from bot.config import Settings
 from bot.domain.service import GameService
-from bot.storage.sqlite import MIGRATIONS, Store, decode_state
+from bot.storage.migrations import SQLITE as MIGRATIONS
+from bot.storage.rows import decode_state
+from bot.storage.sqlite import Store
 from games import GAMES, Game, load_game, new_game
 
 from .conftest import START, fake_renderer, raw_sql

@@ -14,7 +14,7 @@ import sqlite3
 
 from simcord import ChannelHandle, MemberActor
 
-from bot.storage.sqlite import decode_state
+from bot.storage.rows import decode_state
 from games import Sachidjun
 from tests.fakes import QueuedRoller
 
