@@ -9,16 +9,12 @@ from discord.ext import commands
 
 from bot.domain.service import Notice, ServiceError
 
-from .notify import deliver, send_dm
-from .ui import (
-    ClaimButton,
-    board_message,
-    challenge_embed,
-    make_latest_board,
-    post_game_gif,
-    send_in,
-    single_button_view,
-)
+from .common.boards import board_message
+from .common.buttons import single_button_view
+from .common.challenges import challenge_embed
+from .common.game_buttons import ClaimButton
+from .common.sending import make_latest_board, post_game_gif, send_in
+from .common.turns import deliver, send_dm
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,9 @@ from bot.domain.server_settings import ServerSettings
 from bot.domain.service import ServiceError
 from games import GAMES
 
-from . import play
-from .ui import COLOUR_CHALLENGE, answer_error
+from .common.answers import answer_error
+from .common.client import guild_id, service
+from .common.text import COLOUR_CHALLENGE
 
 TIMES = [app_commands.Choice(name=name, value=seconds) for name, seconds in TIME_CHOICES]
 GRACES = [app_commands.Choice(name=name, value=seconds) for name, seconds in GRACE_CHOICES]
@@ -62,7 +63,7 @@ class SettingsCog(
         disable: app_commands.Choice[str] | None = None,
         vacation_days: app_commands.Range[int, 0, 365] | None = None,
     ) -> None:
-        svc = play.service(interaction)
+        svc = service(interaction)
         changes = {
             "allow_channel": allow_channel.id if allow_channel else None,
             "disallow_channel": disallow_channel.id if disallow_channel else None,
@@ -76,7 +77,7 @@ class SettingsCog(
         }
         changes = {key: value for key, value in changes.items() if value is not None}
         try:
-            guild = play.guild_id(interaction)
+            guild = guild_id(interaction)
             if not changes:
                 shown, title = await svc.server_settings(guild), "Idzeva in this server"
             else:

@@ -11,19 +11,19 @@ import asyncio
 import discord
 import pytest
 
-from cogs.replay import ReplayButton
-from cogs.takeback import TakebackAnswerButton
-from cogs.ui import (
+from cogs.common.buttons import PersistentButton
+from cogs.common.game_buttons import (
     DYNAMIC_ITEMS,
     AnswerButton,
     BoardButton,
     ChallengeButton,
     ClaimButton,
     DrawAnswerButton,
-    PersistentButton,
     RematchButton,
     RollButton,
 )
+from cogs.replay import ReplayButton
+from cogs.takeback import TakebackAnswerButton
 
 BUTTONS = [
     (ChallengeButton(7, "accept"), "idz:ch:7:accept", "Accept", discord.ButtonStyle.success),

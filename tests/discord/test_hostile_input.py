@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.ui import SORRY
+from cogs.common.answers import SORRY
 
 from .helpers import answer, updated
 
