@@ -59,21 +59,33 @@ async def challenge(
         await answer_error(interaction, error)
         return
     bot = client_of(interaction)
+    newcomer = await has_newcomer(interaction, created)
     await interaction.response.send_message(
         content=challenge_content(created, bot.user.id if bot.user else None),
         embed=challenge_embed(created),
-        view=challenge_view(created),
+        view=challenge_view(created, newcomer=newcomer),
         allowed_mentions=players_only(created),
     )
     message = await interaction.original_response()
     await svc.set_challenge_message(created.challenge_id, message.id)
     try:
-        board = await opponent_side.accept_for_bot(bot, created, message)
+        board = await opponent_side.accept_for_bot(bot, created, message, newcomer=newcomer)
     except ServiceError as error:
         await answer_error(interaction, error)
         return
     if board is not None:  # the bot was the last to accept: the game starts
         await start_game(interaction, board, message)
+
+
+async def has_newcomer(interaction: discord.Interaction, challenge: ChallengeView) -> bool:
+    """Whether someone in the challenge (the bot aside) has no game in this server yet: its
+    message then has a Help button."""
+    bot = client_of(interaction)
+    bot_id = bot.user.id if bot.user else None
+    for user_id in dict.fromkeys(user for user in challenge.players if user != bot_id):
+        if await bot.service.is_first_timer(challenge.guild_id, user_id):
+            return True
+    return False
 
 
 async def refuse_in_game_thread(interaction: discord.Interaction) -> None:
@@ -106,7 +118,8 @@ async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
         await answer_error(interaction, error)
         return
     if isinstance(board, ChallengeView):  # others still have to accept
-        await update_source(interaction, embed=challenge_embed(board), view=challenge_view(board))
+        view = challenge_view(board, newcomer=await has_newcomer(interaction, board))
+        await update_source(interaction, embed=challenge_embed(board), view=view)
         return
     accepted = await svc.get_challenge(challenge_id)
     await update_source(

@@ -183,18 +183,20 @@ async def answer_takeback(
 
 
 async def accept_for_bot(
-    bot: IdzevaClient, challenge: ChallengeView, message: discord.Message
+    bot: IdzevaClient, challenge: ChallengeView, message: discord.Message, *, newcomer: bool = False
 ) -> BoardView | None:
     """The bot accepts a challenge it is invited to at once (through the same path as a
     player's Accept). Returns the new game's board when that started it; otherwise the
-    challenge message shows who still has to accept."""
+    challenge message shows who still has to accept (and its Help button, for a ``newcomer``)."""
     opponent = bot.opponent
     if opponent is None or opponent.user_id not in challenge.invited:
         return None
     answer = await bot.service.accept_challenge(challenge.challenge_id, opponent.user_id)
     if isinstance(answer, ChallengeView):
         with contextlib.suppress(discord.HTTPException):
-            await message.edit(embed=challenge_embed(answer), view=challenge_view(answer))
+            await message.edit(
+                embed=challenge_embed(answer), view=challenge_view(answer, newcomer=newcomer)
+            )
         return None
     accepted = await bot.service.get_challenge(challenge.challenge_id)
     note = f"Accepted: game #{answer.game_id}"

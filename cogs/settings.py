@@ -1,4 +1,5 @@
-"""``/idzeva settings``: the bot's settings in this server (issue 16).
+"""``/idzeva settings``: the bot's settings in this server (issue 16); ``/idzeva help``: what a
+newcomer needs (issue 36).
 
 Everyone may look; members with the Manage Server permission change them. The service
 checks the values and the permission (``GameService.change_server_settings``).
@@ -15,8 +16,9 @@ from bot.domain.server_settings import ServerSettings
 from bot.domain.service import ServiceError
 from games import GAMES
 
-from .common.answers import answer_error
-from .common.client import guild_id, service
+from .common.answers import answer_error, tell_with
+from .common.client import client_of, guild_id, service
+from .common.help import help_message
 from .common.text import COLOUR_CHALLENGE
 
 TIMES = [app_commands.Choice(name=name, value=seconds) for name, seconds in TIME_CHOICES]
@@ -92,6 +94,10 @@ class SettingsCog(
             await answer_error(interaction, error)
             return
         await interaction.response.send_message(embed=settings_embed(shown, title), ephemeral=True)
+
+    @app_commands.command(name="help", description="New here? The games, and how to start one")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await tell_with(interaction, help_message(client_of(interaction)))
 
 
 async def setup(bot: commands.Bot) -> None:

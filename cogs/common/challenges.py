@@ -7,7 +7,7 @@ import discord
 from bot.domain.clocks import describe
 from bot.domain.service import ChallengeView
 
-from .game_buttons import ChallengeButton
+from .game_buttons import ChallengeButton, HelpButton
 from .text import COLOUR_CHALLENGE, mention, team_names
 
 
@@ -74,10 +74,14 @@ def challenge_content(challenge: ChallengeView, bot_id: int | None = None) -> st
     return f"{called}, you are challenged!"
 
 
-def challenge_view(challenge: ChallengeView) -> discord.ui.View | None:
+def challenge_view(challenge: ChallengeView, *, newcomer: bool = False) -> discord.ui.View | None:
+    """Accept and Decline while the challenge is pending; and Help when someone in it plays
+    here for the first time (``newcomer``)."""
     if challenge.status != "pending":
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(ChallengeButton(challenge.challenge_id, "accept"))
     view.add_item(ChallengeButton(challenge.challenge_id, "decline"))
+    if newcomer:
+        view.add_item(HelpButton())
     return view

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import discord
 
-from .buttons import PersistentButton, yes_no_style
+from .answers import tell_with
+from .buttons import PersistentButton, guarded, yes_no_style
+from .client import client_of
+from .help import help_message
 
 
 class ChallengeButton(
@@ -91,6 +94,18 @@ class RematchButton(PersistentButton, template=r"idz:rm:(?P<game>[0-9]+)"):
         self.game_id = game_id
 
 
+class HelpButton(PersistentButton, template=r"idz:help"):
+    """On a challenge where someone plays here for the first time: ``/idzeva help``, privately,
+    for whoever clicks."""
+
+    def __init__(self) -> None:
+        super().__init__("help", label="Help", style=discord.ButtonStyle.secondary)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await tell_with(interaction, help_message(client_of(interaction)))
+
+
 DYNAMIC_ITEMS = (
     ChallengeButton,
     RematchButton,
@@ -99,4 +114,5 @@ DYNAMIC_ITEMS = (
     AnswerButton,
     DrawAnswerButton,
     ClaimButton,
+    HelpButton,
 )

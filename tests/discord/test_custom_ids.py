@@ -19,6 +19,7 @@ from cogs.common.game_buttons import (
     ChallengeButton,
     ClaimButton,
     DrawAnswerButton,
+    HelpButton,
     RematchButton,
     RollButton,
 )
@@ -49,6 +50,7 @@ BUTTONS = [
         discord.ButtonStyle.success,
     ),
     (ReplayButton(12, 99, 40, "next"), "idz:rp:12:99:40:next", "▶", discord.ButtonStyle.secondary),
+    (HelpButton(), "idz:help", "Help", discord.ButtonStyle.secondary),
 ]
 
 FIELDS = ("challenge_id", "game_id", "version", "user_id", "ply", "action", "move", "answer")
