@@ -18,7 +18,7 @@ from . import play, replay, standings
 from . import takeback as takeback_flow
 from .autocomplete import game_autocomplete
 from .common.answers import acknowledge, answer_error, refuse, tell_with
-from .common.client import guild_id, service
+from .common.client import client_of, guild_id, service
 from .common.text import message_link
 from .finding import resolve_game, visible_game
 from .notices import tell_opponents
@@ -186,17 +186,17 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
         except ServiceError as error:
             await answer_error(interaction, error)
             return
-        now = self.bot.clock()  # type: ignore[attr-defined]
+        now = client_of(interaction).clock()
         await refuse(interaction, "\n".join(status.lines(now)))
         if days:  # the opponents learn it where they play, without a ping
             for notice in await svc.vacation_notices(guild, interaction.user.id):
-                await tell_opponents(self.bot, notice)
+                await tell_opponents(client_of(interaction), notice)
 
     @app_commands.command(description="The rules of a game, in short")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         cls = GAMES[game]
-        docs = self.bot.settings.docs_url.rstrip("/")  # type: ignore[attr-defined]
+        docs = client_of(interaction).settings.docs_url.rstrip("/")
         embed = discord.Embed(title=f"{cls.title}: rules", description=cls.rules_summary)
         embed.add_field(name="Full rules", value=f"{docs}/{cls.key}.md", inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)

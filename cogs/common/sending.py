@@ -49,15 +49,7 @@ async def make_latest_board(bot: IdzevaClient, board: BoardView, message_id: int
 
 async def retire_old_board(bot: IdzevaClient, board: BoardView) -> None:
     """Take the buttons off the previous board message (best effort)."""
-    if not board.message_id:
-        return
-    channel = bot.get_channel(home_id(board))
-    if not isinstance(channel, discord.abc.Messageable):
-        return
-    try:
-        await channel.get_partial_message(board.message_id).edit(view=None)  # type: ignore[attr-defined]
-    except discord.HTTPException:
-        log.debug("could not retire board message %s", board.message_id)
+    await edit_board_buttons(bot, board, None)
 
 
 async def refresh_board(bot: IdzevaClient, board: BoardView) -> None:
@@ -67,17 +59,22 @@ async def refresh_board(bot: IdzevaClient, board: BoardView) -> None:
     buttons would answer "outdated". Only the buttons change: the embed shows the uploaded
     picture, which an edit is best not to touch.
     """
+    await edit_board_buttons(bot, board, board_view(board))
+
+
+async def edit_board_buttons(
+    bot: IdzevaClient, board: BoardView, view: discord.ui.View | None
+) -> None:
+    """Replace the buttons of the board's message (``board.message_id``), best effort."""
     if not board.message_id:
         return
     channel = bot.get_channel(home_id(board))
     if not isinstance(channel, discord.abc.Messageable):
         return
     try:
-        await channel.get_partial_message(board.message_id).edit(  # type: ignore[attr-defined]
-            view=board_view(board)
-        )
+        await channel.get_partial_message(board.message_id).edit(view=view)  # type: ignore[attr-defined]
     except discord.HTTPException:
-        log.debug("could not refresh board message %s", board.message_id)
+        log.debug("could not edit the buttons of board message %s", board.message_id)
 
 
 async def post_game_gif(bot: IdzevaClient, board: BoardView) -> None:
