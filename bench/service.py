@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from bot.config import Settings
 from bot.domain.service import GameService
 from bot.storage.sqlite import Store
-from cogs.play import move_autocomplete
+from cogs.autocomplete import move_autocomplete
 from games import DiceSpec
 
 from .timing import summary_row
@@ -55,8 +55,8 @@ def seeded_roller(rng: random.Random) -> Callable[[DiceSpec], tuple[int, ...]]:
 
 
 def fake_interaction(service: GameService, user_id: int, game_id: int) -> SimpleNamespace:
-    """The attributes ``cogs.play.move_autocomplete`` reads from a discord.Interaction: typed
-    in the game's thread, without the ``game`` option (the bot finds the thread's game)."""
+    """The attributes ``cogs.autocomplete.move_autocomplete`` reads from a discord.Interaction:
+    typed in the game's thread, without the ``game`` option (the bot finds the thread's game)."""
     return SimpleNamespace(
         client=SimpleNamespace(service=service),
         guild_id=GUILD,

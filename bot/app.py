@@ -26,6 +26,10 @@ from bot.domain.service import GameService, Notice
 from bot.runtime.workers import Workers
 from bot.storage import GameStore, open_store
 from bot.storage.rows import StoreError
+from cogs.clicks import wired_buttons
+from cogs.common.answers import SORRY
+from cogs.notices import post_notice
+from cogs.opponent import play_waiting_games
 from games import DiceSpec
 
 log = logging.getLogger("idzeva")
@@ -107,9 +111,7 @@ class IdzevaBot(commands.Bot):
                 ),
                 iterations=self.settings.bot_iterations,
             )
-        from cogs.ui import DYNAMIC_ITEMS  # the composition root knows the cogs by name
-
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*wired_buttons())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -161,15 +163,12 @@ class IdzevaBot(commands.Bot):
         """Post reminders, claim offers and expired challenges that are due; the bot opponent
         plays where it is to move (the first run is at start-up: where it was to move when
         the process stopped)."""
-        from cogs.opponent import play_waiting_games
-
         await self.post_notices()
         await play_waiting_games(self)
 
     async def post_notices(self) -> None:
         """Post the notices that are due: each by one process, and again by another if this
         one dies before it is sent (bot/domain/jobs.py)."""
-        from cogs.notices import post_notice
 
         async def send(notice: Notice) -> None:
             try:
@@ -187,13 +186,11 @@ class IdzevaBot(commands.Bot):
     ) -> None:
         """Last resort: log it and tell the user briefly; never leave them hanging."""
         log.exception("command failed", exc_info=error)
-        from cogs.ui import SORRY as text
-
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(SORRY, ephemeral=True)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(SORRY, ephemeral=True)
         except discord.HTTPException:
             pass
 

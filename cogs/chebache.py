@@ -6,10 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from . import play
+from . import autocomplete, challenge_flow, play
+from .common.answers import refuse
+from .common.options import ChallengeOptions, challenge_options
 from .game_cog import GameCog, first_choices
-from .options import ChallengeOptions, challenge_options
-from .ui import refuse
 
 END_REFUSED = (
     "You cannot `end` now. It forfeits the rest of Phase I (the dice left), and only when "
@@ -36,7 +36,9 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
         shared: ChallengeOptions,
         first: app_commands.Choice[str] | None = None,
     ) -> None:
-        await play.challenge(interaction, self.kind, shared, first.value if first else "random")
+        await challenge_flow.challenge(
+            interaction, self.kind, shared, first.value if first else "random"
+        )
 
     @app_commands.command(description="Roll the two dice of your turn")
     @app_commands.describe(game="Which game")
@@ -63,7 +65,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
     async def jump_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await play.move_autocomplete(interaction, current, self.kind, keep=is_jump)
+        return await autocomplete.move_autocomplete(interaction, current, self.kind, keep=is_jump)
 
     @roll.autocomplete("game")
     @jump.autocomplete("game")
@@ -71,7 +73,7 @@ class ChebacheCog(GameCog, group_name="chebache", group_description="Chebache, a
     async def other_game_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await play.game_autocomplete(interaction, current, self.kind)
+        return await autocomplete.game_autocomplete(interaction, current, self.kind)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -8,8 +8,9 @@ from discord.ext import commands
 
 from bot.domain.service import ServiceError
 
-from . import play
-from .ui import answer_error, mention
+from .common.answers import answer_error
+from .common.client import service
+from .common.text import mention
 
 
 class DiceCog(commands.Cog):
@@ -20,7 +21,7 @@ class DiceCog(commands.Cog):
     @app_commands.describe(dice="How many dice and how many sides: NdM, up to 10d100")
     async def roll(self, interaction: discord.Interaction, dice: str = "2d8") -> None:
         try:
-            spec, rolled = play.service(interaction).free_roll(dice)
+            spec, rolled = service(interaction).free_roll(dice)
         except ServiceError as error:
             await answer_error(interaction, error)
             return

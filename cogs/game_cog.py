@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from . import play
+from . import autocomplete, play
 
 RANDOM_FIRST = app_commands.Choice(name="random (drawn by the server)", value="random")
 
@@ -47,10 +47,10 @@ class GameCog(commands.GroupCog):
     async def move_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await play.move_autocomplete(interaction, current, self.kind)
+        return await autocomplete.move_autocomplete(interaction, current, self.kind)
 
     @move.autocomplete("game")
     async def game_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await play.game_autocomplete(interaction, current, self.kind)
+        return await autocomplete.game_autocomplete(interaction, current, self.kind)

@@ -7,9 +7,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from . import play
+from . import challenge_flow
+from .common.options import ChallengeOptions, challenge_options
 from .game_cog import RANDOM_FIRST, GameCog
-from .options import ChallengeOptions, challenge_options
 
 FIRST_CHOICES = [
     app_commands.Choice(name="me", value="me"),
@@ -48,7 +48,7 @@ class JikaidaCog(GameCog, group_name="jikaida", group_description="Poron Jikaida
         colour: app_commands.Choice[str] | None = None,
     ) -> None:
         variants = ("pastang",) if variant and variant.value == "pastang" else ()
-        await play.challenge(
+        await challenge_flow.challenge(
             interaction,
             self.kind,
             shared,

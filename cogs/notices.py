@@ -5,25 +5,21 @@ from __future__ import annotations
 import logging
 
 import discord
-from discord.ext import commands
 
 from bot.domain.service import Notice, ServiceError
 
-from .notify import deliver, send_dm
-from .ui import (
-    ClaimButton,
-    board_message,
-    challenge_embed,
-    make_latest_board,
-    post_game_gif,
-    send_in,
-    single_button_view,
-)
+from .common.boards import board_message
+from .common.buttons import single_button_view
+from .common.challenges import challenge_embed
+from .common.client import IdzevaClient
+from .common.game_buttons import ClaimButton
+from .common.sending import make_latest_board, post_game_gif, send_in
+from .common.turns import deliver, send_dm
 
 log = logging.getLogger(__name__)
 
 
-async def notice_channel(bot: commands.Bot, notice: Notice) -> discord.abc.Messageable | None:
+async def notice_channel(bot: IdzevaClient, notice: Notice) -> discord.abc.Messageable | None:
     """The game's thread or channel; an archived thread is not cached, so fetch it then."""
     channel_id = notice.thread_id or notice.channel_id
     channel = bot.get_channel(channel_id)
@@ -36,7 +32,7 @@ async def notice_channel(bot: commands.Bot, notice: Notice) -> discord.abc.Messa
     return channel if isinstance(channel, discord.abc.Messageable) else None
 
 
-async def post_notice(bot: commands.Bot, notice: Notice) -> None:
+async def post_notice(bot: IdzevaClient, notice: Notice) -> None:
     only_them = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
     if notice.kind == "challenge_expired":
         channel = await notice_channel(bot, notice)
@@ -57,17 +53,17 @@ async def post_notice(bot: commands.Bot, notice: Notice) -> None:
         await send_notice(bot, notice, content=notice.text, allowed_mentions=only_them)
 
 
-async def send_digest(bot: commands.Bot, notice: Notice) -> None:
+async def send_digest(bot: IdzevaClient, notice: Notice) -> None:
     """The daily list of games to play, by DM only (a failed DM is noted, not re-sent)."""
-    if not await send_dm(bot, notice.user_id, {"content": notice.text}):  # type: ignore[arg-type]
-        await bot.service.dm_failed(notice.guild_id, notice.user_id)  # type: ignore[attr-defined]
+    if not await send_dm(bot, notice.user_id, {"content": notice.text}):
+        await bot.service.dm_failed(notice.guild_id, notice.user_id)
 
 
 async def send_reminder(
-    bot: commands.Bot, notice: Notice, only_them: discord.AllowedMentions
+    bot: IdzevaClient, notice: Notice, only_them: discord.AllowedMentions
 ) -> None:
     """A reminder goes where the player wants "your turn" (``/game notify``)."""
-    service = bot.service  # type: ignore[attr-defined]
+    service = bot.service
     route = (await service.notify_settings(notice.guild_id, notice.user_id)).route
     if route in ("thread", "both"):
         await send_notice(bot, notice, content=notice.text, allowed_mentions=only_them)
@@ -75,7 +71,7 @@ async def send_reminder(
         said = notice.text.split(", ", 1)[-1]
         home = await notice_channel(bot, notice)
         await deliver(
-            bot,  # type: ignore[arg-type]
+            bot,
             notice.guild_id,
             notice.user_id,
             said[:1].upper() + said[1:],
@@ -91,12 +87,12 @@ class NotEndedYet(Exception):
 
 
 async def post_timed_out(
-    bot: commands.Bot, notice: Notice, mentions: discord.AllowedMentions
+    bot: IdzevaClient, notice: Notice, mentions: discord.AllowedMentions
 ) -> None:
     """The final board of a game the bot ended on time, saying so, as its latest board (in
     the channel when the thread refuses it)."""
     try:
-        board = await bot.service.board(notice.game_id, notice.guild_id)  # type: ignore[attr-defined]
+        board = await bot.service.board(notice.game_id, notice.guild_id)
     except ServiceError:  # gone or damaged since: the result is recorded, say it plainly
         log.warning("game %s ended on time; its board cannot be shown", notice.game_id)
         await send_notice(bot, notice, content=notice.text, allowed_mentions=mentions)
@@ -106,14 +102,14 @@ async def post_timed_out(
     message = board_message(board) | {"content": notice.text, "allowed_mentions": mentions}
     posted = await send_in(await notice_channel(bot, notice), message, board.game_id)
     if posted is not None:
-        await make_latest_board(bot, board, posted.id)  # type: ignore[arg-type]
+        await make_latest_board(bot, board, posted.id)
     elif notice.thread_id:
-        await send_in(bot.get_channel(notice.channel_id), message, board.game_id)  # type: ignore[arg-type]
-    if bot.settings.game_gifs:  # type: ignore[attr-defined]  # a game ended on time has its GIF too
-        await post_game_gif(bot, board)  # type: ignore[arg-type]
+        await send_in(bot.get_channel(notice.channel_id), message, board.game_id)
+    if bot.settings.game_gifs:  # a game ended on time has its GIF too
+        await post_game_gif(bot, board)
 
 
-async def tell_opponents(bot: commands.Bot, notice: Notice) -> None:
+async def tell_opponents(bot: IdzevaClient, notice: Notice) -> None:
     """A notice in the game's home that pings nobody (best effort)."""
     try:
         await send_notice(
@@ -123,7 +119,7 @@ async def tell_opponents(bot: commands.Bot, notice: Notice) -> None:
         log.info("notice for %s: could not post it", notice.game_id)
 
 
-async def send_notice(bot: commands.Bot, notice: Notice, **message) -> None:
+async def send_notice(bot: IdzevaClient, notice: Notice, **message) -> None:
     """Into the game's thread; into its channel when the bot cannot post in the thread."""
     channel = await notice_channel(bot, notice)
     if channel is not None:
@@ -142,12 +138,12 @@ async def send_notice(bot: commands.Bot, notice: Notice, **message) -> None:
 
 
 async def expire_challenge(
-    bot: commands.Bot, channel: discord.abc.Messageable, notice: Notice
+    bot: IdzevaClient, channel: discord.abc.Messageable, notice: Notice
 ) -> None:
     """Mark the challenge message expired and take its buttons off (best effort)."""
     if notice.challenge_id is None or notice.message_id is None:
         return
-    challenge = await bot.service.get_challenge(notice.challenge_id)  # type: ignore[attr-defined]
+    challenge = await bot.service.get_challenge(notice.challenge_id)
     message = channel.get_partial_message(notice.message_id)  # type: ignore[attr-defined]
     try:
         await message.edit(embed=challenge_embed(challenge, note="Expired"), view=None)

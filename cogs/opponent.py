@@ -14,31 +14,21 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.domain.service import BoardView, ChallengeView, ServiceError
 from bot.domain.takebacks import TakebackView
 
-from .ui import (
-    board_message,
-    challenge_embed,
-    challenge_view,
-    home_channel,
-    make_latest_board,
-    post_game_gif,
-    refresh_board,
-    send_in,
-)
-
-if TYPE_CHECKING:
-    from bot.app import IdzevaBot
+from .common.boards import board_message
+from .common.challenges import challenge_embed, challenge_view
+from .common.client import IdzevaClient
+from .common.sending import home_channel, make_latest_board, post_game_gif, refresh_board, send_in
 
 log = logging.getLogger(__name__)
 
 
-def after_board(bot: IdzevaBot, board: BoardView) -> None:
+def after_board(bot: IdzevaClient, board: BoardView) -> None:
     """A board was posted: when the bot is to act on it, it starts on its turn (in a task of
     its own: the human's interaction is answered already, and is not kept waiting)."""
     opponent = bot.opponent
@@ -46,7 +36,7 @@ def after_board(bot: IdzevaBot, board: BoardView) -> None:
         start(bot, board.game_id, board.guild_id)
 
 
-def start(bot: IdzevaBot, game_id: int, guild_id: int) -> None:
+def start(bot: IdzevaClient, game_id: int, guild_id: int) -> None:
     """Play the bot's turns in the game, unless this process is doing so already."""
     opponent = bot.opponent
     if opponent is None:
@@ -64,7 +54,7 @@ def start(bot: IdzevaBot, game_id: int, guild_id: int) -> None:
     task.add_done_callback(forget)
 
 
-async def play_turns(bot: IdzevaBot, game_id: int, guild_id: int) -> None:
+async def play_turns(bot: IdzevaClient, game_id: int, guild_id: int) -> None:
     """While the bot is to act in the game: act, and post the board."""
     opponent = bot.opponent
     assert opponent is not None
@@ -84,7 +74,7 @@ async def play_turns(bot: IdzevaBot, game_id: int, guild_id: int) -> None:
         log.exception("game %s: the bot's turn failed", game_id)
 
 
-async def play_waiting_games(bot: IdzevaBot) -> None:
+async def play_waiting_games(bot: IdzevaClient) -> None:
     """Every game where the bot is to act (at start-up, and at each tick after: a turn the
     process stopped in the middle of, or one that failed, is played then)."""
     opponent = bot.opponent
@@ -99,7 +89,9 @@ async def play_waiting_games(bot: IdzevaBot) -> None:
         start(bot, game_id, guild_id)
 
 
-async def game_home(bot: IdzevaBot, game_id: int, guild_id: int) -> discord.abc.Messageable | None:
+async def game_home(
+    bot: IdzevaClient, game_id: int, guild_id: int
+) -> discord.abc.Messageable | None:
     summary = await bot.service.summary(game_id, guild_id)
     channel = bot.get_channel(summary.thread_id or summary.channel_id)
     return channel if isinstance(channel, discord.abc.Messageable) else None
@@ -121,7 +113,7 @@ async def typing_in(channel: discord.abc.Messageable | None) -> AsyncIterator[No
             await typing.__aexit__(None, None, None)
 
 
-async def post_bot_board(bot: IdzevaBot, board: BoardView) -> None:
+async def post_bot_board(bot: IdzevaClient, board: BoardView) -> None:
     """The bot's board in the game's home, as the latest board (the move is committed: a
     board that cannot be posted is only logged; ``/game board`` shows it)."""
     message = await send_in(await home_channel(bot, board), board_message(board), board.game_id)
@@ -138,7 +130,7 @@ def board_key(board: BoardView) -> tuple[int, int]:
 
 
 async def answer_draw(
-    bot: IdzevaBot, board: BoardView, offerer_id: int, offer: discord.Message | None
+    bot: IdzevaClient, board: BoardView, offerer_id: int, offer: discord.Message | None
 ) -> None:
     """A draw offered to the bot's side: it answers at once where it alone answers
     (bot/domain/opponent.py says how); an accepted draw posts the final board."""
@@ -167,7 +159,7 @@ RATED_NO_TAKEBACK = "a rated game (challenge the bot with rated:False to take mo
 
 
 async def answer_takeback(
-    bot: IdzevaBot, view: TakebackView, guild_id: int, request: discord.Message | None
+    bot: IdzevaClient, view: TakebackView, guild_id: int, request: discord.Message | None
 ) -> None:
     """A takeback asked of the bot's side: it answers at once (bot/domain/opponent.py says how)."""
     opponent = bot.opponent
@@ -191,18 +183,20 @@ async def answer_takeback(
 
 
 async def accept_for_bot(
-    bot: IdzevaBot, challenge: ChallengeView, message: discord.Message
+    bot: IdzevaClient, challenge: ChallengeView, message: discord.Message, *, newcomer: bool = False
 ) -> BoardView | None:
     """The bot accepts a challenge it is invited to at once (through the same path as a
     player's Accept). Returns the new game's board when that started it; otherwise the
-    challenge message shows who still has to accept."""
+    challenge message shows who still has to accept (and its Help button, for a ``newcomer``)."""
     opponent = bot.opponent
     if opponent is None or opponent.user_id not in challenge.invited:
         return None
     answer = await bot.service.accept_challenge(challenge.challenge_id, opponent.user_id)
     if isinstance(answer, ChallengeView):
         with contextlib.suppress(discord.HTTPException):
-            await message.edit(embed=challenge_embed(answer), view=challenge_view(answer))
+            await message.edit(
+                embed=challenge_embed(answer), view=challenge_view(answer, newcomer=newcomer)
+            )
         return None
     accepted = await bot.service.get_challenge(challenge.challenge_id)
     note = f"Accepted: game #{answer.game_id}"

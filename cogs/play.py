@@ -1,4 +1,4 @@
-"""Interaction flows shared by every game: challenge, accept, move, buttons, draws, claims.
+"""Playing a game: moves, rolls, the board's buttons, draws, resigning, claims, history.
 
 Each function parses the interaction, calls the game service and answers. Service errors
 become short ephemeral answers; nothing here knows a game's rules.
@@ -6,366 +6,33 @@ become short ephemeral answers; nothing here knows a game's rules.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
-
 import discord
-from discord import app_commands
 
-from bot.domain.service import (
-    BoardView,
-    ChallengeView,
-    GameService,
-    GameSummary,
-    IllegalMoveError,
-    RollDue,
-    ServiceError,
-)
+from bot.domain.service import IllegalMoveError, RollDue, ServiceError
 
 from . import opponent as opponent_side
-from .options import ChallengeOptions, parse_game_option
-from .ui import (
-    BoardButton,
-    DrawAnswerButton,
+from . import takeback
+from .common.answers import (
     acknowledge,
     answer_error,
     answer_publicly,
-    board_message,
-    challenge_content,
-    challenge_embed,
-    challenge_view,
     done,
-    legal_moves_text,
-    mention,
-    players_only,
-    post_board,
-    refresh_board,
     refuse,
-    send_in,
-    show_board_here,
-    single_button_view,
     tell,
     tell_with,
     update_source,
 )
+from .common.boards import legal_moves_text
+from .common.buttons import single_button_view
+from .common.client import client_of, guild_id, service
+from .common.game_buttons import BoardButton, DrawAnswerButton
+from .common.options import parse_game_option
+from .common.sending import refresh_board, send_in
+from .common.text import board_link, mention, players_only
+from .finding import resolve_game, visible_game
+from .posting import post_board, show_board_here
 
-if TYPE_CHECKING:
-    from bot.app import IdzevaBot
-
-log = logging.getLogger(__name__)
-
-AUTOCOMPLETE_LIMIT = 25  # Discord's maximum number of choices
-CHOICE_NAME_LIMIT = 100  # Discord's maximum length of a choice's name
-
-
-def service(interaction: discord.Interaction) -> GameService:
-    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
-    return bot.service
-
-
-def guild_id(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise ServiceError("Games are played in servers, not in direct messages.")
-    return interaction.guild_id
-
-
-# ---- finding the game a command is about ----------------------------------------
-
-
-async def resolve_game(
-    interaction: discord.Interaction, option: str | None, kind: str | None = None
-) -> int:
-    """The game a command means: the option, else this thread's game, else the only one."""
-    svc, guild = service(interaction), guild_id(interaction)
-    if option:
-        game_id = parse_game_option(option)
-        if kind is not None:
-            refuse_other_kind(interaction, await svc.summary(game_id, guild), kind)
-        return game_id
-    here = await svc.game_in_thread(guild, interaction.channel_id or 0)
-    if here is not None:  # a game's thread holds that game only
-        if kind is not None:
-            refuse_other_kind(interaction, here, kind)
-        return here.game_id
-    games = [
-        g
-        for g in await svc.list_games(guild, interaction.user.id)
-        if kind is None or g.kind == kind
-    ]
-    if len(games) == 1:
-        return games[0].game_id
-    my_turn = [g for g in games if g.to_move_user == interaction.user.id]
-    if len(my_turn) == 1:
-        return my_turn[0].game_id
-    if not games:
-        raise ServiceError("You have no game in progress here. Start one with a challenge.")
-    raise ServiceError("You have several games here: choose one with the `game` option.")
-
-
-def refuse_other_kind(interaction: discord.Interaction, game: GameSummary, kind: str) -> None:
-    """``/shax move`` on a Tchela game changes nothing and says which command to use."""
-    if game.kind != kind:
-        use = command_for(interaction, game.kind)
-        raise ServiceError(f"Game #{game.game_id} is {game.title}: use `{use}`.")
-
-
-def command_for(interaction: discord.Interaction, kind: str) -> str:
-    """The command of the game ``kind`` that does what this one does (``/tchela move`` for
-    ``/shax move``); its ``move`` when it has no such command (``/shax`` has no ``roll``)."""
-    name = interaction.command.name if interaction.command else "move"
-    for cog in interaction.client.cogs.values():  # type: ignore[attr-defined]
-        group = getattr(cog, "app_command", None)
-        if getattr(cog, "kind", None) == kind and isinstance(group, app_commands.Group):
-            found = group.get_command(name) or group.get_command("move")
-            return f"/{found.qualified_name}" if found else f"/{group.name}"
-    return f"/{kind}"
-
-
-async def visible_game(interaction: discord.Interaction, game_id: int) -> GameSummary:
-    """The game, for its players and for whoever can see its channel; to anyone else it does
-    not exist (the same answer as a game of another server)."""
-    found = await service(interaction).summary(game_id, guild_id(interaction))
-    if interaction.user.id in found.players or can_view(interaction, found):
-        return found
-    raise ServiceError(f"There is no game #{game_id} in this server.")
-
-
-def can_view(interaction: discord.Interaction, game: GameSummary) -> bool:
-    guild, user = interaction.guild, interaction.user
-    if guild is None or not isinstance(user, discord.Member):
-        return False
-    channel = guild.get_channel_or_thread(game.thread_id or 0) or guild.get_channel(game.channel_id)
-    return channel is not None and channel.permissions_for(user).view_channel
-
-
-def game_choice_name(game: GameSummary, user_id: int) -> str:
-    others = ", ".join(f"@{p}" for p in game.players if p != user_id)  # ids; names unknown here
-    turn = "your turn" if game.to_move_user == user_id else game.status
-    return f"#{game.game_id} {game.title} — {turn}"[:100] if others else f"#{game.game_id}"
-
-
-async def game_autocomplete(
-    interaction: discord.Interaction, current: str, kind: str | None = None
-) -> list[app_commands.Choice[str]]:
-    if interaction.guild_id is None:
-        return []
-    games = await service(interaction).list_games(interaction.guild_id, interaction.user.id)
-    choices = [
-        app_commands.Choice(name=game_choice_name(g, interaction.user.id), value=str(g.game_id))
-        for g in games
-        if kind is None or g.kind == kind
-    ]
-    typed = current.strip().lower().lstrip("#")
-    return [c for c in choices if typed in c.name.lower()][:AUTOCOMPLETE_LIMIT]
-
-
-async def move_autocomplete(
-    interaction: discord.Interaction,
-    current: str,
-    kind: str,
-    keep: Callable[[str], bool] | None = None,
-) -> list[app_commands.Choice[str]]:
-    """Legal moves of the game the command is about, filtered by what was typed.
-
-    Each choice is named by the move and the game's reading of it, and its value is the
-    canonical move (the service checks it again on submission). ``keep`` narrows the moves
-    for a command that plays one sort of them (e.g. only jumps).
-    """
-    try:
-        option = getattr(interaction.namespace, "game", None)
-        game_id = await resolve_game(interaction, option, kind)
-        choices = await service(interaction).move_choices(
-            game_id, guild_id(interaction), typed=current
-        )
-    except (ServiceError, ValueError):  # ValueError: a parser that could not read ``current``
-        return []
-    if keep is not None:
-        choices = [(move, text) for move, text in choices if keep(move)]
-    return [
-        app_commands.Choice(name=move_choice_name(move, text), value=move)
-        for move, text in choices[:AUTOCOMPLETE_LIMIT]
-    ]
-
-
-def move_choice_name(move: str, description: str) -> str:
-    """``"7+s · hole 7 — sow 3, …"``: the move first, so it can be typed; just the move when
-    the game has nothing to add, and the reading alone when it starts or ends with the move
-    (``"2/7 — piece forward 5 to …"``, ``"Swod Mortil C3 → Mortil C4 (c3-c4)"``). Discord
-    allows 100 characters."""
-    if not description or description == move:
-        return move[:CHOICE_NAME_LIMIT]
-    told = description.startswith(move) or description.endswith(f"({move})")
-    name = description if told else f"{move} · {description}"
-    if len(name) <= CHOICE_NAME_LIMIT:
-        return name
-    cut = name[: CHOICE_NAME_LIMIT - 1].rsplit(" ", 1)[0].rstrip(" ,—·")
-    return cut + "…"
-
-
-# ---- challenges -----------------------------------------------------------------
-
-
-async def challenge(
-    interaction: discord.Interaction,
-    kind: str,
-    shared: ChallengeOptions,
-    first: str = "random",
-    variants: tuple[str, ...] = (),
-    *,
-    partner: discord.Member | discord.User | None = None,
-    opponent_partner: discord.Member | discord.User | None = None,
-    options: dict[str, Any] | None = None,
-) -> None:
-    """``shared``: the options of every challenge (``cogs/options.py``): the opponent, the
-    bot's level when it is challenged (it accepts at once), rated, and the time per move."""
-    opponent, level, rated, time = shared.opponent, shared.level, shared.rated, shared.time
-    svc = service(interaction)
-    if not rated:  # absent means rated (bot/domain/ratings.py)
-        options = {**(options or {}), "rated": False}
-    invited = [user for user in (opponent, partner, opponent_partner) if user is not None]
-    if level is not None:
-        options = {**(options or {}), "level": level}
-    chosen: dict[str, object] = {**(options or {}), **({"time": time} if time else {})}
-    try:
-        await refuse_in_game_thread(interaction)
-        created = await svc.create_challenge(
-            guild_id=guild_id(interaction),
-            channel_id=interaction.channel_id or 0,
-            kind=kind,
-            challenger_id=interaction.user.id,
-            opponent_id=opponent.id if opponent else None,
-            first=first,
-            variants=variants,
-            partner_id=partner.id if partner else None,
-            opponent_partner_id=opponent_partner.id if opponent_partner else None,
-            bots=[user.id for user in invited if user.bot],
-            options=chosen,
-            parent_channel_id=getattr(interaction.channel, "parent_id", None),
-        )
-    except ServiceError as error:
-        await answer_error(interaction, error)
-        return
-    await interaction.response.send_message(
-        content=challenge_content(created, interaction.client.user.id),  # type: ignore[union-attr]
-        embed=challenge_embed(created),
-        view=challenge_view(created),
-        allowed_mentions=players_only(created),
-    )
-    message = await interaction.original_response()
-    await svc.set_challenge_message(created.challenge_id, message.id)
-    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
-    try:
-        board = await opponent_side.accept_for_bot(bot, created, message)
-    except ServiceError as error:
-        await answer_error(interaction, error)
-        return
-    if board is not None:  # the bot was the last to accept: the game starts
-        await start_game(interaction, board, message)
-
-
-async def refuse_in_game_thread(interaction: discord.Interaction) -> None:
-    """A game's thread holds that game only: a new game there would have no home of its own."""
-    here = await service(interaction).game_in_thread(
-        guild_id(interaction), interaction.channel_id or 0
-    )
-    if here is not None:
-        raise ServiceError(
-            f"This thread belongs to {here.title} #{here.game_id}. "
-            "Challenge from the channel instead, and the new game gets its own thread."
-        )
-
-
-async def here_challenge(interaction: discord.Interaction, challenge_id: int) -> ChallengeView:
-    """The challenge, if it belongs to the server the click comes from."""
-    found = await service(interaction).get_challenge(challenge_id)
-    if found.guild_id != interaction.guild_id:
-        raise ServiceError(f"There is no challenge #{challenge_id}.")
-    return found
-
-
-async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
-    svc = service(interaction)
-    await acknowledge(interaction)
-    try:
-        await here_challenge(interaction, challenge_id)
-        board = await svc.accept_challenge(challenge_id, interaction.user.id)
-    except ServiceError as error:
-        await answer_error(interaction, error)
-        return
-    if isinstance(board, ChallengeView):  # others still have to accept
-        await update_source(interaction, embed=challenge_embed(board), view=challenge_view(board))
-        return
-    accepted = await svc.get_challenge(challenge_id)
-    await update_source(
-        interaction,
-        embed=challenge_embed(accepted, note=f"Accepted: game #{board.game_id}"),
-        view=None,
-    )
-    await start_game(interaction, board, interaction.message)
-
-
-async def start_game(
-    interaction: discord.Interaction, board: BoardView, challenge: discord.Message | None
-) -> None:
-    """Post the new game's first board: in a new thread on the challenge message; where the
-    bot cannot make one or cannot post in it, into the channel; failing that, as an answer to
-    the interaction. The first player's "your turn" goes where they chose (``/game notify``).
-    The bot opponent then plays, if it moves first."""
-    from .notify import quiet_turn, tell_turn, turn_route
-
-    svc = service(interaction)
-    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
-    route = await turn_route(bot, board)
-    first = quiet_turn(board_message(board), board, route)
-    threads = (await svc.server_settings(board.guild_id)).threads  # the server may say not
-    thread = await open_thread(interaction, board, challenge) if threads else None
-    message = await send_in(thread, first, board.game_id)
-    if message is None:
-        thread = None
-        channel = challenge.channel if challenge else interaction.channel
-        if isinstance(channel, discord.abc.Messageable):
-            message = await send_in(channel, first, board.game_id)
-    if message is None:
-        message = await answer_publicly(interaction, first)
-    await svc.set_game_location(
-        board.game_id,
-        thread_id=thread.id if thread else None,
-        message_id=message.id if message else None,
-    )
-    if message is not None:
-        shown = replace(board, thread_id=thread.id if thread else None, message_id=message.id)
-        await tell_turn(bot, shown, route, message.jump_url)
-    opponent_side.after_board(bot, board)
-
-
-async def open_thread(
-    interaction: discord.Interaction, board: BoardView, challenge: discord.Message | None
-) -> discord.Thread | None:
-    """A public thread for the game on the challenge message; None where threads can't be."""
-    if challenge is None or isinstance(challenge.channel, discord.Thread):
-        return None
-    name = f"{board.title} #{board.game_id}"
-    try:
-        return await challenge.create_thread(name=name, auto_archive_duration=10080)
-    except (discord.HTTPException, ValueError):
-        log.info("no thread for game %s; playing in the channel", board.game_id)
-        return None
-
-
-async def decline(interaction: discord.Interaction, challenge_id: int) -> None:
-    await acknowledge(interaction)
-    try:
-        await here_challenge(interaction, challenge_id)
-        declined = await service(interaction).decline_challenge(challenge_id, interaction.user.id)
-    except ServiceError as error:
-        await answer_error(interaction, error)
-        return
-    await update_source(interaction, embed=challenge_embed(declined), view=None)
-
-
-# ---- moves and game actions -----------------------------------------------------
+RESIGN_CHOICES = 5  # buttons in one "which game?" question (Discord allows 25 per message)
 
 
 async def move(
@@ -475,9 +142,6 @@ async def resign(
     await post_board(interaction, board)
 
 
-RESIGN_CHOICES = 5  # buttons in one "which game?" question (Discord allows 25 per message)
-
-
 async def resign_command(interaction: discord.Interaction, option: str | None) -> None:
     """``/game resign``: at once for a game named (the option, or this game's thread); for a
     game the command would have to guess, a question with a confirm button per game."""
@@ -540,8 +204,8 @@ async def offer_draw(interaction: discord.Interaction, game_id: int) -> None:
         posted = await answer_publicly(interaction, offer)
     else:
         await done(interaction)
-    await refresh_board(interaction.client, board)  # type: ignore[arg-type]
-    await opponent_side.answer_draw(interaction.client, board, interaction.user.id, posted)  # type: ignore[arg-type]
+    await refresh_board(client_of(interaction), board)
+    await opponent_side.answer_draw(client_of(interaction), board, interaction.user.id, posted)
 
 
 async def answer_draw(interaction: discord.Interaction, game_id: int, accepted: bool) -> None:
@@ -563,7 +227,12 @@ async def answer_draw(interaction: discord.Interaction, game_id: int, accepted: 
     if accepted:
         await post_board(interaction, board)
     else:
-        await refresh_board(interaction.client, board)  # type: ignore[arg-type]
+        await refresh_board(client_of(interaction), board)
+
+
+async def draw_answer_button(interaction: discord.Interaction, game_id: int, answer: str) -> None:
+    """The Accept draw (``yes``) and Decline (``no``) buttons of a draw offer."""
+    await answer_draw(interaction, game_id, answer == "yes")
 
 
 async def claim(interaction: discord.Interaction, game_id: int) -> None:
@@ -604,8 +273,6 @@ async def board_button(
         await answer_error(interaction, error)
         return
     if current.version != version or current.finished:
-        from .ui import board_link
-
         await refuse(
             interaction,
             f"This board is outdated. The current one: {board_link(current)} — {current.status}",
@@ -619,8 +286,6 @@ async def board_button(
     elif action == "draw":
         await offer_draw(interaction, game_id)
     elif action == "takeback":
-        from . import takeback
-
         await takeback.ask(interaction, game_id)
     elif action == "resign":
         if interaction.user.id not in current.players:

@@ -4,28 +4,17 @@ holds that game only). The rules are in bot/domain/challenges.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
 from bot.domain.service import ServiceError
 
 from . import opponent as opponent_side
-from .play import guild_id, service, start_game
-from .ui import (
-    answer_error,
-    answer_publicly,
-    challenge_content,
-    challenge_embed,
-    challenge_view,
-    message_link,
-    players_only,
-    send_in,
-    tell,
-)
-
-if TYPE_CHECKING:
-    from bot.app import IdzevaBot
+from .common.answers import answer_error, answer_publicly, tell
+from .common.challenges import challenge_content, challenge_embed, challenge_view
+from .common.client import client_of, guild_id, service
+from .common.sending import send_in
+from .common.text import message_link, players_only
+from .posting import start_game
 
 
 async def rematch(interaction: discord.Interaction, game_id: int) -> None:
@@ -35,13 +24,13 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     except ServiceError as error:
         await answer_error(interaction, error)
         return
+    bot = client_of(interaction)
     message = {
-        "content": challenge_content(created, interaction.client.user.id),  # type: ignore[union-attr]
+        "content": challenge_content(created, bot.user.id if bot.user else None),
         "embed": challenge_embed(created),
         "view": challenge_view(created),
         "allowed_mentions": players_only(created),
     }
-    bot: IdzevaBot = interaction.client  # type: ignore[assignment]
     channel = bot.get_channel(created.channel_id)
     here = channel if isinstance(channel, discord.abc.Messageable) else None
     posted = await send_in(here, message, game_id)

@@ -14,9 +14,11 @@ import discord
 from bot.domain.records import ReplayFrame
 from bot.domain.service import ServiceError
 
-from . import play
-from .options import ID_PATTERN
-from .ui import PersistentButton, acknowledge, answer_error, guarded, refuse, tell_with
+from .common.answers import acknowledge, answer_error, refuse, tell_with
+from .common.buttons import PersistentButton, guarded
+from .common.client import guild_id, service
+from .common.options import ID_PATTERN
+from .finding import resolve_game, visible_game
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +55,9 @@ class ReplayButton(
             return
         assert self.game_id is not None
         try:
-            await play.visible_game(interaction, self.game_id)
-            frame = await play.service(interaction).replay_frame(
-                self.game_id, play.guild_id(interaction), self.ply
+            await visible_game(interaction, self.game_id)
+            frame = await service(interaction).replay_frame(
+                self.game_id, guild_id(interaction), self.ply
             )
         except ServiceError as error:
             await answer_error(interaction, error)
@@ -89,10 +91,10 @@ def replay_message(frame: ReplayFrame, game_id: int, user_id: int) -> dict:
 async def show(interaction: discord.Interaction, game: str | None, ply: int | None) -> None:
     await acknowledge(interaction)
     try:
-        game_id = await play.resolve_game(interaction, game)
-        await play.visible_game(interaction, game_id)
-        frame = await play.service(interaction).replay_frame(
-            game_id, play.guild_id(interaction), 10**6 if ply is None else ply
+        game_id = await resolve_game(interaction, game)
+        await visible_game(interaction, game_id)
+        frame = await service(interaction).replay_frame(
+            game_id, guild_id(interaction), 10**6 if ply is None else ply
         )
     except ServiceError as error:
         await answer_error(interaction, error)

@@ -9,9 +9,9 @@ from discord.ext import commands
 
 from games.sachidjun import parse_counts, parse_home
 
-from . import play
-from .options import ChallengeOptions, challenge_options
-from .ui import refuse
+from . import autocomplete, challenge_flow, play
+from .common.answers import refuse
+from .common.options import ChallengeOptions, challenge_options
 
 KIND = "sachidjun"
 OFFER_KINDS = [
@@ -90,7 +90,7 @@ class SachidjunCog(
         partner: discord.Member | None = None,
         opponent_partner: discord.Member | None = None,
     ) -> None:
-        await play.challenge(
+        await challenge_flow.challenge(
             interaction, KIND, shared, partner=partner, opponent_partner=opponent_partner
         )
 
@@ -148,7 +148,7 @@ class SachidjunCog(
     async def move_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await play.move_autocomplete(interaction, current, KIND)
+        return await autocomplete.move_autocomplete(interaction, current, KIND)
 
     @roll.autocomplete("game")
     @move.autocomplete("game")
@@ -156,7 +156,7 @@ class SachidjunCog(
     async def game_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await play.game_autocomplete(interaction, current, KIND)
+        return await autocomplete.game_autocomplete(interaction, current, KIND)
 
 
 async def setup(bot: commands.Bot) -> None:

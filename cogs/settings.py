@@ -1,4 +1,5 @@
-"""``/idzeva settings``: the bot's settings in this server (issue 16).
+"""``/idzeva settings``: the bot's settings in this server (issue 16); ``/idzeva help``: what a
+newcomer needs (issue 36).
 
 Everyone may look; members with the Manage Server permission change them. The service
 checks the values and the permission (``GameService.change_server_settings``).
@@ -15,8 +16,10 @@ from bot.domain.server_settings import ServerSettings
 from bot.domain.service import ServiceError
 from games import GAMES
 
-from . import play
-from .ui import COLOUR_CHALLENGE, answer_error
+from .common.answers import answer_error, tell_with
+from .common.client import client_of, guild_id, service
+from .common.help import help_message
+from .common.text import COLOUR_CHALLENGE
 
 TIMES = [app_commands.Choice(name=name, value=seconds) for name, seconds in TIME_CHOICES]
 GRACES = [app_commands.Choice(name=name, value=seconds) for name, seconds in GRACE_CHOICES]
@@ -62,7 +65,7 @@ class SettingsCog(
         disable: app_commands.Choice[str] | None = None,
         vacation_days: app_commands.Range[int, 0, 365] | None = None,
     ) -> None:
-        svc = play.service(interaction)
+        svc = service(interaction)
         changes = {
             "allow_channel": allow_channel.id if allow_channel else None,
             "disallow_channel": disallow_channel.id if disallow_channel else None,
@@ -76,7 +79,7 @@ class SettingsCog(
         }
         changes = {key: value for key, value in changes.items() if value is not None}
         try:
-            guild = play.guild_id(interaction)
+            guild = guild_id(interaction)
             if not changes:
                 shown, title = await svc.server_settings(guild), "Idzeva in this server"
             else:
@@ -91,6 +94,10 @@ class SettingsCog(
             await answer_error(interaction, error)
             return
         await interaction.response.send_message(embed=settings_embed(shown, title), ephemeral=True)
+
+    @app_commands.command(name="help", description="New here? The games, and how to start one")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await tell_with(interaction, help_message(client_of(interaction)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -17,8 +17,12 @@ from games import GAMES
 from . import notify as notify_flow
 from . import play, replay, standings
 from . import takeback as takeback_flow
+from .autocomplete import game_autocomplete
+from .common.answers import acknowledge, answer_error, refuse, tell_with
+from .common.client import client_of, guild_id, service
+from .common.text import message_link
+from .finding import resolve_game, visible_game
 from .notices import tell_opponents
-from .ui import acknowledge, answer_error, message_link, refuse, tell_with
 
 LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first)
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
@@ -37,8 +41,8 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @app_commands.describe(finished="Include finished games")
     async def list_games(self, interaction: discord.Interaction, finished: bool = False) -> None:
         try:
-            games = await play.service(interaction).list_games(
-                play.guild_id(interaction),
+            games = await service(interaction).list_games(
+                guild_id(interaction),
                 interaction.user.id,
                 include_finished=finished,
                 limit=LIST_LIMIT,
@@ -73,16 +77,16 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     async def export(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await acknowledge(interaction)
         try:
-            game_id = await play.resolve_game(interaction, game)
-            found = await play.visible_game(interaction, game_id)
+            game_id = await resolve_game(interaction, game)
+            found = await visible_game(interaction, game_id)
             # Names where known without asking Discord: the asker's, and cached members'.
             names = {interaction.user.id: interaction.user.display_name}
             for user in found.players:
                 member = interaction.guild.get_member(user) if interaction.guild else None
                 if member is not None:
                     names[user] = member.display_name
-            data, moves = await play.service(interaction).record_files(
-                game_id, play.guild_id(interaction), names
+            data, moves = await service(interaction).record_files(
+                game_id, guild_id(interaction), names
             )
         except ServiceError as error:
             await answer_error(interaction, error)
@@ -117,7 +121,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def draw(self, interaction: discord.Interaction, game: str | None = None) -> None:
         try:
-            game_id = await play.resolve_game(interaction, game)
+            game_id = await resolve_game(interaction, game)
         except ServiceError as error:
             await answer_error(interaction, error)
             return
@@ -127,7 +131,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def takeback(self, interaction: discord.Interaction, game: str | None = None) -> None:
         try:
-            game_id = await play.resolve_game(interaction, game)
+            game_id = await resolve_game(interaction, game)
         except ServiceError as error:
             await answer_error(interaction, error)
             return
@@ -162,7 +166,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def claim(self, interaction: discord.Interaction, game: str | None = None) -> None:
         try:
-            game_id = await play.resolve_game(interaction, game)
+            game_id = await resolve_game(interaction, game)
         except ServiceError as error:
             await answer_error(interaction, error)
             return
@@ -173,9 +177,9 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     async def vacation(
         self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 365] | None = None
     ) -> None:
-        svc = play.service(interaction)
+        svc = service(interaction)
         try:
-            guild = play.guild_id(interaction)
+            guild = guild_id(interaction)
             if days is None:
                 status = await svc.vacation(guild, interaction.user.id)
             else:
@@ -183,17 +187,17 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
         except ServiceError as error:
             await answer_error(interaction, error)
             return
-        now = self.bot.clock()  # type: ignore[attr-defined]
+        now = client_of(interaction).clock()
         await refuse(interaction, "\n".join(status.lines(now)))
         if days:  # the opponents learn it where they play, without a ping
             for notice in await svc.vacation_notices(guild, interaction.user.id):
-                await tell_opponents(self.bot, notice)
+                await tell_opponents(client_of(interaction), notice)
 
     @app_commands.command(description="The rules of a game, in short")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         cls = GAMES[game]
-        docs = self.bot.settings.docs_url.rstrip("/")  # type: ignore[attr-defined]
+        docs = client_of(interaction).settings.docs_url.rstrip("/")
         embed = discord.Embed(title=f"{cls.title}: rules", description=cls.rules_summary)
         embed.add_field(name="Full rules", value=f"{docs}/{cls.key}.md", inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -226,7 +230,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     async def game_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await play.game_autocomplete(interaction, current)
+        return await game_autocomplete(interaction, current)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -6,9 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from . import play
+from . import challenge_flow
+from .common.options import ChallengeOptions, challenge_options
 from .game_cog import GameCog, first_choices
-from .options import ChallengeOptions, challenge_options
 
 VARIANT_CHOICES = [
     app_commands.Choice(name="standard (one removal after placement)", value="standard"),
@@ -36,7 +36,7 @@ class ShaxCog(GameCog, group_name="shax", group_description="Shax, the Somali mi
     ) -> None:
         variants = (variant.value,) if variant and variant.value != "standard" else ()
         first_move = first.value if first else "random"
-        await play.challenge(interaction, self.kind, shared, first_move, variants)
+        await challenge_flow.challenge(interaction, self.kind, shared, first_move, variants)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -15,8 +15,9 @@ from bot.domain.ratings import (
 )
 from bot.domain.service import ServiceError
 
-from . import play
-from .ui import answer_error, clip, message_link
+from .common.answers import answer_error
+from .common.client import guild_id, service
+from .common.text import clip, message_link
 
 CHART_FILE = "rating.png"
 COLOUR = discord.Colour.from_rgb(29, 95, 209)
@@ -27,9 +28,9 @@ async def stats(
     interaction: discord.Interaction, user: discord.abc.User | None, game: str | None
 ) -> None:
     who = user or interaction.user
-    svc = play.service(interaction)
+    svc = service(interaction)
     try:
-        found = await svc.stats(play.guild_id(interaction), who.id, game)
+        found = await svc.stats(guild_id(interaction), who.id, game)
     except ServiceError as error:
         await answer_error(interaction, error)
         return
@@ -78,8 +79,8 @@ def stats_embed(found: Stats, name: str) -> discord.Embed:
 
 async def leaderboard(interaction: discord.Interaction, game: str | None) -> None:
     try:
-        board = await play.service(interaction).leaderboard(
-            play.guild_id(interaction), interaction.user.id, game
+        board = await service(interaction).leaderboard(
+            guild_id(interaction), interaction.user.id, game
         )
     except ServiceError as error:
         await answer_error(interaction, error)

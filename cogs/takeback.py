@@ -9,20 +9,12 @@ from bot.domain.service import ServiceError
 from bot.domain.takebacks import TakebackView
 
 from . import opponent as opponent_side
-from . import play
-from .ui import (
-    PersistentButton,
-    acknowledge,
-    answer_error,
-    answer_publicly,
-    done,
-    guarded,
-    mention,
-    post_board,
-    send_in,
-    update_source,
-    yes_no_style,
-)
+from .common.answers import acknowledge, answer_error, answer_publicly, done, update_source
+from .common.buttons import PersistentButton, guarded, yes_no_style
+from .common.client import client_of, guild_id, service
+from .common.sending import send_in
+from .common.text import mention
+from .posting import post_board
 
 
 def request_text(view: TakebackView) -> str:
@@ -38,8 +30,8 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
     """Store the request and post it with Accept and Decline for the other side."""
     await acknowledge(interaction)
     try:
-        view = await play.service(interaction).ask_takeback(
-            game_id, interaction.user.id, guild_id=play.guild_id(interaction)
+        view = await service(interaction).ask_takeback(
+            game_id, interaction.user.id, guild_id=guild_id(interaction)
         )
     except ServiceError as error:
         await answer_error(interaction, error)
@@ -60,20 +52,18 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
         posted = await answer_publicly(interaction, request)
     else:
         await done(interaction)
-    await opponent_side.answer_takeback(
-        interaction.client, view, play.guild_id(interaction), posted
-    )  # type: ignore[arg-type]
+    await opponent_side.answer_takeback(client_of(interaction), view, guild_id(interaction), posted)
 
 
 async def answer(
     interaction: discord.Interaction, game_id: int, version: int, accepted: bool
 ) -> None:
     try:
-        view, board = await play.service(interaction).answer_takeback(
+        view, board = await service(interaction).answer_takeback(
             game_id,
             interaction.user.id,
             accepted,
-            guild_id=play.guild_id(interaction),
+            guild_id=guild_id(interaction),
             version=version,
         )
     except ServiceError as error:

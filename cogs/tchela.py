@@ -6,9 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from . import play
+from . import challenge_flow
+from .common.options import ChallengeOptions, challenge_options
 from .game_cog import GameCog, first_choices
-from .options import ChallengeOptions, challenge_options
 
 BOARD_CHOICES = [
     app_commands.Choice(name="4x8 (four rows of eight holes)", value="4x8"),
@@ -52,7 +52,7 @@ class TchelaCog(GameCog, group_name="tchela", group_description="Tchela, a four-
     ) -> None:
         variants = variants_for(board.value if board else None, stores.value if stores else None)
         first_move = first.value if first else "random"
-        await play.challenge(interaction, self.kind, shared, first_move, variants)
+        await challenge_flow.challenge(interaction, self.kind, shared, first_move, variants)
 
 
 async def setup(bot: commands.Bot) -> None:

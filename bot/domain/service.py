@@ -295,6 +295,12 @@ class GameService:
         )
         return [boards.game_summary(row) for row in rows]
 
+    async def is_first_timer(self, guild_id: int, user_id: int) -> bool:
+        """True when the user has no game in this server yet, in progress or finished."""
+        return not await self._store.games_of_user(
+            guild_id, user_id, include_finished=True, limit=1
+        )
+
     async def summary(self, game_id: int, guild_id: int) -> GameSummary:
         """The game's row as a summary (kind, players, home), without loading the game."""
         return boards.game_summary(await self._game_row(game_id, guild_id))

@@ -13,7 +13,8 @@ import pytest
 
 from bot.domain.service import IllegalMoveError, NotAllowed, RollDue
 from bot.storage.rows import decode_state
-from cogs.ui import RollButton, board_content, board_embed, board_view
+from cogs.common.boards import board_content, board_embed, board_view
+from cogs.common.game_buttons import RollButton
 from games import Chebache
 from tests.fakes import QueuedRoller
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import discord
 from simcord import SetupError
 
-from cogs.ui import NO_HOME, SORRY, BoardButton, ChallengeButton, single_button_view
+from cogs.common.answers import NO_HOME, SORRY
+from cogs.common.buttons import single_button_view
+from cogs.common.game_buttons import BoardButton, ChallengeButton
 
 from .helpers import (
     BOARD_BUTTONS,

@@ -1,4 +1,4 @@
-"""Every game's challenge command has the same four shared options (``cogs/options.py``):
+"""Every game's challenge command has the same four shared options (``cogs/common/options.py``):
 ``opponent`` first, the game's own options, then ``level``, ``rated`` and ``time``, each with
 the same description and choices (Šačidjun words ``opponent`` and ``level`` its own way:
 partners, and seats the bot may take)."""

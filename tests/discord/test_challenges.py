@@ -67,7 +67,7 @@ async def test_only_the_challenged_player_can_accept(world):
     refused(await w.alice.click(message, label="Accept"), f"Only {w.bob.mention} can accept")
     refused(await w.carol.click(message, label="Decline"), "not your challenge")
     assert w.channel.threads == []
-    assert labels(w.channel.history()[0]) == ["Accept", "Decline"]
+    assert labels(w.channel.history()[0]) == ["Accept", "Decline", "Help"]
     await w.bob.click(message, label="Accept")
     assert len(w.channel.threads) == 1
 
@@ -115,7 +115,7 @@ async def test_expiry(world):
     message = await challenge(w.alice, w.bob, w.channel)
     w.clock.advance(DAY - 1)
     await w.env.advance_time(TICK)  # the deadline loop runs: nothing is due yet
-    assert labels(w.channel.history()[0]) == ["Accept", "Decline"]
+    assert labels(w.channel.history()[0]) == ["Accept", "Decline", "Help"]
 
     w.clock.advance(2)
     # Past the deadline but before the loop noticed: the button already refuses.

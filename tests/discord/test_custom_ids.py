@@ -11,19 +11,20 @@ import asyncio
 import discord
 import pytest
 
-from cogs.replay import ReplayButton
-from cogs.takeback import TakebackAnswerButton
-from cogs.ui import (
+from cogs.common.buttons import PersistentButton
+from cogs.common.game_buttons import (
     DYNAMIC_ITEMS,
     AnswerButton,
     BoardButton,
     ChallengeButton,
     ClaimButton,
     DrawAnswerButton,
-    PersistentButton,
+    HelpButton,
     RematchButton,
     RollButton,
 )
+from cogs.replay import ReplayButton
+from cogs.takeback import TakebackAnswerButton
 
 BUTTONS = [
     (ChallengeButton(7, "accept"), "idz:ch:7:accept", "Accept", discord.ButtonStyle.success),
@@ -49,6 +50,7 @@ BUTTONS = [
         discord.ButtonStyle.success,
     ),
     (ReplayButton(12, 99, 40, "next"), "idz:rp:12:99:40:next", "▶", discord.ButtonStyle.secondary),
+    (HelpButton(), "idz:help", "Help", discord.ButtonStyle.secondary),
 ]
 
 FIELDS = ("challenge_id", "game_id", "version", "user_id", "ply", "action", "move", "answer")

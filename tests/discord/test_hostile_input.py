@@ -18,9 +18,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.ui import SORRY
+from cogs.common.answers import SORRY
 
-from .helpers import answer, updated
+from .helpers import answer, challenge, updated
 
 HOSTILE = [  # no "": Discord sends no empty option (it leaves the option out)
     " ",
@@ -138,13 +138,17 @@ async def test_hostile_values_in_every_option_of_every_command(world, db_path):
     }
     commands = [c for c in w.env.bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
     assert len(commands) >= 20  # the tree is really walked
-    tried = 0
+    tried, plain = 0, []
     for command in commands:
         name = command.qualified_name
         kind = cogs.get(name.split()[0])
         caller = w.bob if kind and to_move[kind] == w.bob.id else w.alice
         if name in OWN_ROWS:
             caller = w.carol
+        if not command.parameters:  # e.g. /idzeva help: its one invocation
+            said = answer(await caller.slash(w.channel, name))
+            assert SORRY not in (said.content or "") and said.ephemeral, (name, said)
+            plain.append(name)
         for param in command.parameters:
             for value in tried_values(param, caller, w.channel):
                 options = fill(command, param.name, value, caller, w.channel)
@@ -165,6 +169,20 @@ async def test_hostile_values_in_every_option_of_every_command(world, db_path):
                         filled.pop(other.name, None)
                         await caller.autocomplete(w.channel, name, other.name, "", **filled)
     assert tried > 400
+    assert "idzeva help" in plain
     assert database(db_path, but=kept) == before
     booked = [line for line in _dump(db_path) if line.startswith('INSERT INTO "vacations"')]
     assert len(booked) == 1 and str(w.carol.id) in booked[0]  # her one day, and only hers
+
+
+async def test_the_help_button_answers_anyone_privately_and_changes_nothing(world, db_path):
+    """A newcomer's challenge carries Help: whoever clicks it (the challenged, the challenger,
+    a bystander), again and again, is answered privately, and nothing is stored."""
+    w = world
+    message = await challenge(w.alice, w.bob, w.channel)
+    before = database(db_path)
+    for clicker in (w.bob, w.alice, w.carol, w.carol):
+        said = answer(await clicker.click(message, label="Help"))
+        assert said.ephemeral and SORRY not in (said.content or ""), said
+        assert said.embeds and said.embeds[0].title, said
+    assert database(db_path) == before

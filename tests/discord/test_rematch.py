@@ -7,7 +7,8 @@ import sqlite3
 
 from discord import app_commands
 
-from cogs.ui import RematchButton, single_button_view
+from cogs.common.buttons import single_button_view
+from cogs.common.game_buttons import RematchButton
 
 from .helpers import (
     DAY,

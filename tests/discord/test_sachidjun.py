@@ -45,7 +45,7 @@ async def accept_all(challenge: Message, *members: MemberActor) -> int:
     for member in members[:-1]:
         edited = updated(await member.click(challenge, label="Accept"))
         assert "Waiting for:" in description(edited)
-        assert labels(edited) == ["Accept", "Decline"]
+        assert labels(edited) == ["Accept", "Decline", "Help"]
     note = description(updated(await members[-1].click(challenge, label="Accept")))
     game_id = int(note.split("Accepted: game #")[1].split("*")[0])
     return game_id

@@ -94,7 +94,7 @@ async def start(world, *, variants: tuple[str, ...] = (), **options) -> Game:
     )
     message = public(result)
     assert message.embeds[0].title == "Tchela challenge"
-    assert labels(message) == ["Accept", "Decline"]
+    assert labels(message) == ["Accept", "Decline", "Help"]
     note = description(updated(await w.bob.click(message, label="Accept")))
     game_id = int(note.split("Accepted: game #")[1].split("*")[0])
     [thread] = [t for t in w.channel.threads if t.id == message.id]

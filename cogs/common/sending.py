@@ -1,0 +1,96 @@
+"""Sending into a game's home (its thread, or its channel) and keeping its latest board: the
+one message whose buttons are live."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot.domain.service import BoardView
+
+from .boards import board_view
+from .client import IdzevaClient
+from .text import home_id
+
+log = logging.getLogger(__name__)
+
+
+async def home_channel(bot: IdzevaClient, board: BoardView) -> discord.abc.Messageable | None:
+    """The game's thread or channel; an archived thread is not cached, so fetch it then."""
+    channel = bot.get_channel(home_id(board))
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(home_id(board))
+        except discord.HTTPException:
+            return None
+    return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+async def send_in(
+    channel: discord.abc.Messageable | None, message: dict[str, Any], game_id: int
+) -> discord.Message | None:
+    """Post through the channel; None when the bot cannot (no access, no permission)."""
+    if channel is None:
+        return None
+    try:
+        return await channel.send(**message)
+    except discord.HTTPException:
+        log.info("game %s: could not post in channel %s", game_id, getattr(channel, "id", "?"))
+        return None
+
+
+async def make_latest_board(bot: IdzevaClient, board: BoardView, message_id: int) -> None:
+    await retire_old_board(bot, board)
+    await bot.service.set_board_message(board.game_id, message_id)
+
+
+async def retire_old_board(bot: IdzevaClient, board: BoardView) -> None:
+    """Take the buttons off the previous board message (best effort)."""
+    await edit_board_buttons(bot, board, None)
+
+
+async def refresh_board(bot: IdzevaClient, board: BoardView) -> None:
+    """Give the latest board the buttons of a new version of the same position.
+
+    A draw offer (or its refusal) bumps the game's version; without this the latest board's
+    buttons would answer "outdated". Only the buttons change: the embed shows the uploaded
+    picture, which an edit is best not to touch.
+    """
+    await edit_board_buttons(bot, board, board_view(board))
+
+
+async def edit_board_buttons(
+    bot: IdzevaClient, board: BoardView, view: discord.ui.View | None
+) -> None:
+    """Replace the buttons of the board's message (``board.message_id``), best effort."""
+    if not board.message_id:
+        return
+    channel = bot.get_channel(home_id(board))
+    if not isinstance(channel, discord.abc.Messageable):
+        return
+    try:
+        await channel.get_partial_message(board.message_id).edit(view=view)  # type: ignore[attr-defined]
+    except discord.HTTPException:
+        log.debug("could not edit the buttons of board message %s", board.message_id)
+
+
+async def post_game_gif(bot: IdzevaClient, board: BoardView) -> None:
+    """The whole game as an animated GIF in its home, after its last board (issue 17). It is
+    made in the service's worker pool: the event loop goes on serving everyone meanwhile."""
+    try:
+        data = await bot.service.game_gif(board.game_id, board.guild_id)
+        if data is None:
+            return
+        file = discord.File(io.BytesIO(data), filename=f"{board.kind}-{board.game_id}.gif")
+        text = f"{board.title} #{board.game_id}, the whole game: {board.result}"
+        message = {
+            "content": text,
+            "file": file,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        await send_in(await home_channel(bot, board), message, board.game_id)
+    except Exception:  # the game is over and its board posted: the GIF is a bonus
+        log.exception("game %s: posting the GIF of the game failed", board.game_id)
