@@ -129,7 +129,9 @@ class GameRecord:
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f'not a game record (no "format": "{RECORD_FORMAT}")')
         version = data.get("version")
-        if not isinstance(version, int) or not 1 <= version <= RECORD_VERSION:
+        if not _is_whole_number(version):  # a bool is an int to Python, not to JSON
+            raise RecordError(f"the record's version must be a whole number, not {version!r}")
+        if not 1 <= version <= RECORD_VERSION:
             raise RecordError(
                 f"record version {version!r} is not one this program reads (1..{RECORD_VERSION})"
             )
@@ -146,7 +148,7 @@ class GameRecord:
         _game_class(game)
         variants = tuple(_strings(data.get("variants", []), "variants"))
         seats = data.get("seats")
-        if seats is not None and (not isinstance(seats, int) or isinstance(seats, bool)):
+        if seats is not None and not _is_whole_number(seats):
             raise RecordError(f"seats must be a number, not {seats!r}")
         players = tuple(
             Player(int(p["seat"]), p.get("name"), _optional_int(p.get("id")))
@@ -164,7 +166,7 @@ class GameRecord:
             if raw.get("ply", index) != index:
                 raise RecordError(f"numbered {raw.get('ply')!r}, expected {index}", index)
             seat = raw.get("seat")
-            if not isinstance(seat, int) or isinstance(seat, bool):
+            if not _is_whole_number(seat):
                 raise RecordError(f"seat must be a number, not {seat!r}", index)
             dice = _rolls(raw.get("dice", []), index)
             moves.append(RecordedMove(index, seat, raw["move"], dice, raw.get("at")))
@@ -424,7 +426,7 @@ def _events(values: Any) -> list[dict[str, Any]]:
             raise RecordError(f'event {number} needs an "event" name')
         for key in ("ply", "seat", "asker", "to_ply"):
             value = event.get(key)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            if value is not None and not _is_whole_number(value):
                 raise RecordError(f"event {number}: {key} must be a number, not {value!r}")
         if event.get("at") is not None and not isinstance(event["at"], str):
             raise RecordError(f"event {number}: at must be a time in ISO 8601")
@@ -471,6 +473,10 @@ def _event_words(event: dict[str, Any], names: Sequence[str]) -> str:
     return f"   ({text})"
 
 
+def _is_whole_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _optional_int(value: Any) -> int | None:
     if value is None:
         return None
@@ -484,9 +490,7 @@ def _rolls(values: Any, ply: int) -> tuple[tuple[int, ...], ...]:
         raise RecordError("dice must be a list of rolls, e.g. [[3, 5]]", ply)
     rolls = []
     for roll in values:
-        if not isinstance(roll, list) or not all(
-            isinstance(d, int) and not isinstance(d, bool) for d in roll
-        ):
+        if not isinstance(roll, list) or not all(_is_whole_number(d) for d in roll):
             raise RecordError(f"a roll must be a list of numbers, not {roll!r}", ply)
         rolls.append(tuple(roll))
     return tuple(rolls)

@@ -324,3 +324,17 @@ def test_events_are_shown_after_the_move_they_follow():
         "   (White asks for a takeback)",
         "   (Black accepts the takeback: White's x undone)",
     ]
+
+
+def refusal(data: dict) -> RecordError:
+    with pytest.raises(RecordError) as error:
+        load_record(data)
+    return error.value
+
+
+@pytest.mark.parametrize("version", [True, False, "2", 2.0, None])
+def test_a_version_that_is_no_whole_number_is_refused(version):
+    data = record_data(random_game("shax", 5, 12)) | {"version": version}
+    error = refusal(data)
+    assert error.ply is None
+    assert error.reason == f"the record's version must be a whole number, not {version!r}"
