@@ -14,7 +14,7 @@ short header, PGN-like, for reading.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,11 +171,7 @@ class GameRecord:
             dice = _rolls(raw.get("dice", []), index)
             moves.append(RecordedMove(index, seat, raw["move"], dice, raw.get("at")))
         result = data.get("result")
-        outcome = None
-        if result is not None:
-            outcome = Outcome.from_dict(result)
-            if not isinstance(outcome.reason, str):
-                raise RecordError("the result's reason must be text")
+        outcome = None if result is None else _declared_outcome(result)
         events = _events(data.get("events", []))
         return cls(
             game=game,
@@ -240,29 +236,72 @@ class GameRecord:
         return game
 
     def _check_result(self, game: Game) -> None:
+        """The declared result must be what the moves give, or, when they do not end the
+        game, an ending it can have without them (``endings_outside_moves``)."""
         ply = len(self.moves)
+        declared = self.result
         if game.outcome is not None:
-            if self.result is None:
+            if declared is None:
                 raise RecordError(
                     f"the game ended ({game.result_text()}) but the record has no result", ply
                 )
-            if (self.result.winners, self.result.reason) != (
-                game.outcome.winners,
-                game.outcome.reason,
-            ):
+            if declared != game.outcome:
                 raise RecordError(
-                    f"the record's result ({_result_words(game, self.result)}) is not what "
-                    f"the moves give ({game.result_text()})",
+                    f"the record's result ({_outcome_words(game, declared)}) is not what "
+                    f"the moves give ({_outcome_words(game, game.outcome)})",
                     ply,
                 )
             return
-        if self.result is None:
-            return
-        # Resignations, agreed draws and timeouts end a game outside its moves.
-        winners, score = self.result.winners, self.result.score
-        if any(not 0 <= s < game.seats for s in winners) or len(score) != game.seats:
-            raise RecordError(f"the result names seats this {game.seats}-seat game lacks", ply)
-        game.outcome = Outcome(tuple(winners), self.result.reason, tuple(score))
+        if declared is not None:
+            game.outcome = _ending_outside_moves(game, declared, ply)
+
+
+def endings_outside_moves(game: Game) -> list[Outcome]:
+    """How ``game`` (not over) can still end without another move, each as its engine
+    scores it: a resignation by any seat, an agreed draw, or a timeout claimed by a seat of
+    a team that is not to move (as the bot allows claims)."""
+
+    def ended(finish: Callable[[Game], None]) -> Outcome:
+        trial = game.copy()
+        finish(trial)
+        assert trial.outcome is not None
+        return trial.outcome
+
+    mover = game.to_move
+    waiting = [
+        seat
+        for seat in range(game.seats)
+        if mover is None or game.team_of(seat) != game.team_of(mover)
+    ]
+    endings = [ended(lambda trial, seat=seat: trial.resign(seat)) for seat in range(game.seats)]
+    endings.append(ended(lambda trial: trial.agree_draw()))
+    endings += [ended(lambda trial, seat=seat: trial.claim_timeout(seat)) for seat in waiting]
+    return list(dict.fromkeys(endings))  # partners resigning end the game alike
+
+
+def _ending_outside_moves(game: Game, declared: Outcome, ply: int) -> Outcome:
+    """The engine's outcome equal to ``declared`` among ``endings_outside_moves(game)``;
+    RecordError saying what the record could have declared otherwise."""
+    endings = endings_outside_moves(game)
+    if declared in endings:
+        return endings[endings.index(declared)]
+    words = _outcome_words(game, declared)
+    alike = sorted(
+        (ending for ending in endings if ending.reason == declared.reason),
+        key=lambda ending: ending.winners,
+    )
+    if not alike:
+        reasons = [repr(reason) for reason in dict.fromkeys(e.reason for e in endings)]
+        raise RecordError(
+            f"the record's result ({words}) is not what the moves give: they do not end the "
+            f"game, so its result can only be a {', '.join(reasons[:-1])} or {reasons[-1]}",
+            ply,
+        )
+    options = " or ".join(_outcome_words(game, ending) for ending in alike)
+    raise RecordError(
+        f"the record's result ({words}) is not what {declared.reason!r} gives here ({options})",
+        ply,
+    )
 
 
 # ---- building records -----------------------------------------------------------------
@@ -531,6 +570,29 @@ def _replay_move(game: Game, recorded: RecordedMove, rolled: bool = False) -> No
         raise RecordError(f"move {recorded.move!r}: {error!r}"[:300], ply) from None
 
 
+def _declared_outcome(result: Any) -> Outcome:
+    """The record's ``result`` field, its types checked (whether it is true: on replay)."""
+    if not isinstance(result, dict):
+        raise RecordError("the result must be an object with winners, reason and score")
+    winners, reason, score = result["winners"], result["reason"], result["score"]
+    if not isinstance(winners, list) or not all(_is_whole_number(s) for s in winners):
+        raise RecordError(f"the result's winners must be a list of seat numbers, not {winners!r}")
+    if not isinstance(reason, str):
+        raise RecordError("the result's reason must be text")
+    if not isinstance(score, list) or not all(_is_number(points) for points in score):
+        raise RecordError(f"the result's score must be a list of numbers, not {score!r}")
+    return Outcome(tuple(winners), reason, tuple(score))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _outcome_words(game: Game, outcome: Outcome) -> str:
+    """``Black wins: resignation, 0-1``."""
+    return f"{_result_words(game, outcome)}, {score_text(outcome.score)}"
+
+
 def _result_words(game: Game, outcome: Outcome) -> str:
     if outcome.is_draw:
         return f"Draw: {outcome.reason}"
@@ -548,6 +610,7 @@ __all__ = [
     "Player",
     "RecordError",
     "RecordedMove",
+    "endings_outside_moves",
     "is_record",
     "load_record",
     "record_from_game",
