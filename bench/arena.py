@@ -172,12 +172,7 @@ def reporter(tag: str) -> Callable[[int, Tally], None]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m bench.arena", description=__doc__)
-    parser.add_argument(
-        "--games",
-        type=GAMES_BOUNDS.type(),
-        metavar="N",
-        help=GAMES_BOUNDS.help("cap every match at N games"),
-    )
+    GAMES_BOUNDS.add_option(parser, "--games", "cap every match at N games")
     parser.add_argument("--only", action="append", default=[], metavar="GAME")
     parser.add_argument("--match", action="append", default=[], metavar="A-B")
     parser.add_argument("--seats", type=int, action="append", default=[], metavar="N")
@@ -185,13 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         "--setup", action="append", default=[], metavar="LABEL", help='e.g. "tchela (4x6)"'
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--jobs",
-        type=JOBS_BOUNDS.type(),
-        default=1,
-        metavar="N",
-        help=JOBS_BOUNDS.help("processes playing games at once"),
-    )
+    JOBS_BOUNDS.add_option(parser, "--jobs", "processes playing games at once", default=1)
     parser.add_argument(
         "--clock",
         action="store_true",

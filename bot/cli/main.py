@@ -83,15 +83,6 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_iterations(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument(
-        "--iterations",
-        type=ITERATIONS_BOUNDS.type(),
-        metavar="N",
-        help=ITERATIONS_BOUNDS.help(what),
-    )
-
-
 def build_parsers() -> dict[str, argparse.ArgumentParser]:
     """One parser per command; each parses options and moves in any order."""
     legal = OneLineParser(prog="idzeva legal", description="legal moves after MOVEs")
@@ -120,29 +111,23 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     play.add_argument("--seats", type=int, metavar="N", help=SEATS_HELP)
     play.add_argument("--bot-vs-bot", action="store_true", help="watch the bot play every seat")
     play.add_argument("--seed", type=int, metavar="S", help="seed of the bot and the dice")
-    _add_iterations(play, "bot: a fixed search size")
+    ITERATIONS_BOUNDS.add_option(play, "--iterations", "bot: a fixed search size")
 
     best = OneLineParser(prog="idzeva best", description="the bot's move after MOVEs")
     _add_game_options(best)
     best.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL)
     best.add_argument("--seed", type=int, metavar="S", help="seed of the search (reproducible)")
-    _add_iterations(best, "a fixed search size instead of the clock")
+    ITERATIONS_BOUNDS.add_option(best, "--iterations", "a fixed search size instead of the clock")
 
     arena = OneLineParser(prog="idzeva arena", description="bot against bot")
     arena.add_argument("game")
     arena.add_argument("--a", required=True, choices=list(PLAYERS), metavar="LEVEL")
     arena.add_argument("--b", required=True, choices=list(PLAYERS), metavar="LEVEL")
-    arena.add_argument(
-        "--games",
-        type=GAMES_BOUNDS.type(),
-        default=10,
-        metavar="N",
-        help=GAMES_BOUNDS.help("games to play, seats alternating; default 10"),
-    )
+    GAMES_BOUNDS.add_option(arena, "--games", "games, seats alternating; default 10", default=10)
     arena.add_argument("--variant", action="append", default=[], metavar="V")
     arena.add_argument("--seats", type=int, metavar="N", help=SEATS_HELP)
     arena.add_argument("--seed", type=int, default=0, metavar="S")
-    _add_iterations(arena, "a fixed search size")
+    ITERATIONS_BOUNDS.add_option(arena, "--iterations", "a fixed search size")
     arena.add_argument(
         "--clock", action="store_true", help="each level also within its time, as on Discord"
     )

@@ -27,6 +27,14 @@ class Bounds:
     def help(self, what: str) -> str:
         return f"{what} ({self.text})"
 
+    def add_option(
+        self, parser: argparse.ArgumentParser, flag: str, what: str, default: int | None = None
+    ) -> None:
+        """Add ``flag N`` to ``parser``: a whole number within the bounds, said in its help."""
+        parser.add_argument(
+            flag, type=self.type(), default=default, metavar="N", help=self.help(what)
+        )
+
     def type(self) -> Callable[[str], int]:
         """An argparse ``type=`` that reads a whole number within the bounds."""
 
