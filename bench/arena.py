@@ -33,11 +33,13 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from bot.cli.options import GAMES_BOUNDS, Bounds, OneLineParser
 from games import new_game
 from search.arena import SETUPS, Tally, arena, percentile
 
 MATCHES = [("normal", "random"), ("normal", "easy"), ("hard", "normal")]
 BUDGET = {"easy": 0.3, "normal": 2.0, "hard": 8.0}
+JOBS_BOUNDS = Bounds(1, 64)  # processes: more than the machine has cores only slows it down
 
 
 def games_for(name: str, variants: tuple[str, ...], a: str, b: str) -> int:
@@ -367,8 +369,8 @@ def reporter(tag: str) -> Callable[[int, Tally], None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.arena", description=__doc__)
-    parser.add_argument("--games", type=int, help="cap every match at N games")
+    parser = OneLineParser(prog="python -m bench.arena", description=__doc__)
+    GAMES_BOUNDS.add_option(parser, "--games", "cap every match at N games")
     parser.add_argument("--only", action="append", default=[], metavar="GAME")
     parser.add_argument("--match", action="append", default=[], metavar="A-B")
     parser.add_argument("--seats", type=int, action="append", default=[], metavar="N")
@@ -376,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         "--setup", action="append", default=[], metavar="LABEL", help='e.g. "tchela (4x6)"'
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
+    JOBS_BOUNDS.add_option(parser, "--jobs", "processes playing games at once", default=1)
     parser.add_argument(
         "--clock",
         action="store_true",

@@ -14,7 +14,7 @@ short header, PGN-like, for reading.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,7 +129,9 @@ class GameRecord:
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f'not a game record (no "format": "{RECORD_FORMAT}")')
         version = data.get("version")
-        if not isinstance(version, int) or not 1 <= version <= RECORD_VERSION:
+        if not _is_whole_number(version):  # a bool is an int to Python, not to JSON
+            raise RecordError(f"the record's version must be a whole number, not {version!r}")
+        if not 1 <= version <= RECORD_VERSION:
             raise RecordError(
                 f"record version {version!r} is not one this program reads (1..{RECORD_VERSION})"
             )
@@ -146,7 +148,7 @@ class GameRecord:
         _game_class(game)
         variants = tuple(_strings(data.get("variants", []), "variants"))
         seats = data.get("seats")
-        if seats is not None and (not isinstance(seats, int) or isinstance(seats, bool)):
+        if seats is not None and not _is_whole_number(seats):
             raise RecordError(f"seats must be a number, not {seats!r}")
         players = tuple(
             Player(int(p["seat"]), p.get("name"), _optional_int(p.get("id")))
@@ -164,16 +166,12 @@ class GameRecord:
             if raw.get("ply", index) != index:
                 raise RecordError(f"numbered {raw.get('ply')!r}, expected {index}", index)
             seat = raw.get("seat")
-            if not isinstance(seat, int) or isinstance(seat, bool):
+            if not _is_whole_number(seat):
                 raise RecordError(f"seat must be a number, not {seat!r}", index)
             dice = _rolls(raw.get("dice", []), index)
             moves.append(RecordedMove(index, seat, raw["move"], dice, raw.get("at")))
         result = data.get("result")
-        outcome = None
-        if result is not None:
-            outcome = Outcome.from_dict(result)
-            if not isinstance(outcome.reason, str):
-                raise RecordError("the result's reason must be text")
+        outcome = None if result is None else _declared_outcome(result)
         events = _events(data.get("events", []))
         return cls(
             game=game,
@@ -238,29 +236,72 @@ class GameRecord:
         return game
 
     def _check_result(self, game: Game) -> None:
+        """The declared result must be what the moves give, or, when they do not end the
+        game, an ending it can have without them (``endings_outside_moves``)."""
         ply = len(self.moves)
+        declared = self.result
         if game.outcome is not None:
-            if self.result is None:
+            if declared is None:
                 raise RecordError(
                     f"the game ended ({game.result_text()}) but the record has no result", ply
                 )
-            if (self.result.winners, self.result.reason) != (
-                game.outcome.winners,
-                game.outcome.reason,
-            ):
+            if declared != game.outcome:
                 raise RecordError(
-                    f"the record's result ({_result_words(game, self.result)}) is not what "
-                    f"the moves give ({game.result_text()})",
+                    f"the record's result ({_outcome_words(game, declared)}) is not what "
+                    f"the moves give ({_outcome_words(game, game.outcome)})",
                     ply,
                 )
             return
-        if self.result is None:
-            return
-        # Resignations, agreed draws and timeouts end a game outside its moves.
-        winners, score = self.result.winners, self.result.score
-        if any(not 0 <= s < game.seats for s in winners) or len(score) != game.seats:
-            raise RecordError(f"the result names seats this {game.seats}-seat game lacks", ply)
-        game.outcome = Outcome(tuple(winners), self.result.reason, tuple(score))
+        if declared is not None:
+            game.outcome = _ending_outside_moves(game, declared, ply)
+
+
+def endings_outside_moves(game: Game) -> list[Outcome]:
+    """How ``game`` (not over) can still end without another move, each as its engine
+    scores it: a resignation by any seat, an agreed draw, or a timeout claimed by a seat of
+    a team that is not to move (as the bot allows claims)."""
+
+    def ended(finish: Callable[[Game], None]) -> Outcome:
+        trial = game.copy()
+        finish(trial)
+        assert trial.outcome is not None
+        return trial.outcome
+
+    mover = game.to_move
+    waiting = [
+        seat
+        for seat in range(game.seats)
+        if mover is None or game.team_of(seat) != game.team_of(mover)
+    ]
+    endings = [ended(lambda trial, seat=seat: trial.resign(seat)) for seat in range(game.seats)]
+    endings.append(ended(lambda trial: trial.agree_draw()))
+    endings += [ended(lambda trial, seat=seat: trial.claim_timeout(seat)) for seat in waiting]
+    return list(dict.fromkeys(endings))  # partners resigning end the game alike
+
+
+def _ending_outside_moves(game: Game, declared: Outcome, ply: int) -> Outcome:
+    """The engine's outcome equal to ``declared`` among ``endings_outside_moves(game)``;
+    RecordError saying what the record could have declared otherwise."""
+    endings = endings_outside_moves(game)
+    if declared in endings:
+        return endings[endings.index(declared)]
+    words = _outcome_words(game, declared)
+    alike = sorted(
+        (ending for ending in endings if ending.reason == declared.reason),
+        key=lambda ending: ending.winners,
+    )
+    if not alike:
+        reasons = [repr(reason) for reason in dict.fromkeys(e.reason for e in endings)]
+        raise RecordError(
+            f"the record's result ({words}) is not what the moves give: they do not end the "
+            f"game, so its result can only be a {', '.join(reasons[:-1])} or {reasons[-1]}",
+            ply,
+        )
+    options = " or ".join(_outcome_words(game, ending) for ending in alike)
+    raise RecordError(
+        f"the record's result ({words}) is not what {declared.reason!r} gives here ({options})",
+        ply,
+    )
 
 
 # ---- building records -----------------------------------------------------------------
@@ -424,7 +465,7 @@ def _events(values: Any) -> list[dict[str, Any]]:
             raise RecordError(f'event {number} needs an "event" name')
         for key in ("ply", "seat", "asker", "to_ply"):
             value = event.get(key)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            if value is not None and not _is_whole_number(value):
                 raise RecordError(f"event {number}: {key} must be a number, not {value!r}")
         if event.get("at") is not None and not isinstance(event["at"], str):
             raise RecordError(f"event {number}: at must be a time in ISO 8601")
@@ -471,6 +512,10 @@ def _event_words(event: dict[str, Any], names: Sequence[str]) -> str:
     return f"   ({text})"
 
 
+def _is_whole_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _optional_int(value: Any) -> int | None:
     if value is None:
         return None
@@ -484,9 +529,7 @@ def _rolls(values: Any, ply: int) -> tuple[tuple[int, ...], ...]:
         raise RecordError("dice must be a list of rolls, e.g. [[3, 5]]", ply)
     rolls = []
     for roll in values:
-        if not isinstance(roll, list) or not all(
-            isinstance(d, int) and not isinstance(d, bool) for d in roll
-        ):
+        if not isinstance(roll, list) or not all(_is_whole_number(d) for d in roll):
             raise RecordError(f"a roll must be a list of numbers, not {roll!r}", ply)
         rolls.append(tuple(roll))
     return tuple(rolls)
@@ -527,6 +570,29 @@ def _replay_move(game: Game, recorded: RecordedMove, rolled: bool = False) -> No
         raise RecordError(f"move {recorded.move!r}: {error!r}"[:300], ply) from None
 
 
+def _declared_outcome(result: Any) -> Outcome:
+    """The record's ``result`` field, its types checked (whether it is true: on replay)."""
+    if not isinstance(result, dict):
+        raise RecordError("the result must be an object with winners, reason and score")
+    winners, reason, score = result["winners"], result["reason"], result["score"]
+    if not isinstance(winners, list) or not all(_is_whole_number(s) for s in winners):
+        raise RecordError(f"the result's winners must be a list of seat numbers, not {winners!r}")
+    if not isinstance(reason, str):
+        raise RecordError("the result's reason must be text")
+    if not isinstance(score, list) or not all(_is_number(points) for points in score):
+        raise RecordError(f"the result's score must be a list of numbers, not {score!r}")
+    return Outcome(tuple(winners), reason, tuple(score))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _outcome_words(game: Game, outcome: Outcome) -> str:
+    """``Black wins: resignation, 0-1``."""
+    return f"{_result_words(game, outcome)}, {score_text(outcome.score)}"
+
+
 def _result_words(game: Game, outcome: Outcome) -> str:
     if outcome.is_draw:
         return f"Draw: {outcome.reason}"
@@ -544,6 +610,7 @@ __all__ = [
     "Player",
     "RecordError",
     "RecordedMove",
+    "endings_outside_moves",
     "is_record",
     "load_record",
     "record_from_game",

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from games import GAMES, Game, new_game
+from games.base import Outcome
 from games.jikaida import Jikaida
 from games.record import (
     RECORD_VERSION,
@@ -324,3 +325,144 @@ def test_events_are_shown_after_the_move_they_follow():
         "   (White asks for a takeback)",
         "   (Black accepts the takeback: White's x undone)",
     ]
+
+
+# ---- the declared result ----------------------------------------------------------------
+
+
+def shax_at_ply_40() -> Game:
+    """Seeded Shax, in its movement phase at ply 40: White (11 pieces) to move against
+    Black's 12; the moves do not end it."""
+    game = random_game("shax", 2, 40)
+    assert game.ply == 40 and not game.is_over and game.to_move == 0
+    assert dict(game.summary())["White"] == "11 on board, 0 in hand"
+    assert dict(game.summary())["Black"] == "12 on board, 0 in hand"
+    return game
+
+
+def with_result(game: Game, result: dict) -> dict:
+    return record_data(game) | {"result": result}
+
+
+def refusal(data: dict) -> RecordError:
+    with pytest.raises(RecordError) as error:
+        load_record(data)
+    return error.value
+
+
+def test_a_result_the_moves_do_not_reach_is_refused():
+    claimed = {"winners": [1], "reason": "no pieces left", "score": [0.0, 1.0]}
+    error = refusal(with_result(shax_at_ply_40(), claimed))
+    assert error.ply == 40
+    assert error.reason == (
+        "the record's result (Black wins: no pieces left, 0-1) is not what the moves give: "
+        "they do not end the game, so its result can only be a 'resignation', "
+        "'agreed by both players' or 'timeout'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("claimed", "reason"),
+    [
+        (
+            {"winners": [0], "reason": "resignation", "score": [1e308, -1e308]},
+            "the record's result (White wins: resignation, 1e+308--1e+308) is not what "
+            "'resignation' gives here (White wins: resignation, 1-0 or "
+            "Black wins: resignation, 0-1)",
+        ),
+        (
+            {"winners": [0, 1], "reason": "resignation", "score": [1.0, 1.0]},
+            "the record's result (White and Black wins: resignation, 1-1) is not what "
+            "'resignation' gives here (White wins: resignation, 1-0 or "
+            "Black wins: resignation, 0-1)",
+        ),
+        (
+            {"winners": [], "reason": "agreed by both players", "score": [1.0, 0.0]},
+            "the record's result (Draw: agreed by both players, 1-0) is not what "
+            "'agreed by both players' gives here (Draw: agreed by both players, ½-½)",
+        ),
+        # White is to move: only Black can claim the game on time.
+        (
+            {"winners": [0], "reason": "timeout", "score": [1.0, 0.0]},
+            "the record's result (White wins: timeout, 1-0) is not what 'timeout' gives "
+            "here (Black wins: timeout, 0-1)",
+        ),
+    ],
+)
+def test_an_ending_outside_the_moves_needs_its_own_winners_and_score(claimed, reason):
+    error = refusal(with_result(shax_at_ply_40(), claimed))
+    assert (error.ply, error.reason) == (40, reason)
+
+
+def test_a_game_the_moves_end_needs_their_score_too():
+    game = random_game("tchela", 1, 400)
+    assert game.outcome == Outcome((1,), "no legal move", (0.0, 1.0))
+    data = record_data(game)
+    data["result"]["score"] = [-1e308, 1e308]
+    error = refusal(data)
+    assert error.ply == len(data["moves"])
+    assert error.reason == (
+        "the record's result (North wins: no legal move, -1e+308-1e+308) is not what the "
+        "moves give (North wins: no legal move, 0-1)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("result", "words"),
+    [
+        (
+            {"winners": [True], "reason": "resignation", "score": [0, 1]},
+            "the result's winners must be a list of seat numbers, not [True]",
+        ),
+        (
+            {"winners": 1, "reason": "resignation", "score": [0, 1]},
+            "the result's winners must be a list of seat numbers, not 1",
+        ),
+        (
+            {"winners": [1], "reason": "resignation", "score": ["0", 1]},
+            "the result's score must be a list of numbers, not ['0', 1]",
+        ),
+        (
+            {"winners": [1], "reason": "resignation", "score": [False, True]},
+            "the result's score must be a list of numbers, not [False, True]",
+        ),
+    ],
+)
+def test_a_result_of_the_wrong_types_is_refused_as_a_whole(result, words):
+    error = refusal(with_result(shax_at_ply_40(), result))
+    assert (error.ply, error.reason) == (None, words)
+
+
+@pytest.mark.parametrize("version", [True, False, "2", 2.0, None])
+def test_a_version_that_is_no_whole_number_is_refused(version):
+    data = record_data(random_game("shax", 5, 12)) | {"version": version}
+    error = refusal(data)
+    assert error.ply is None
+    assert error.reason == f"the record's version must be a whole number, not {version!r}"
+
+
+@pytest.mark.parametrize(
+    ("key", "seats", "finish", "outcome"),
+    [
+        ("shax", None, lambda g: g.resign(0), ((1,), "resignation", (0.0, 1.0))),
+        ("shax", None, lambda g: g.agree_draw(), ((), "agreed by both players", (0.5, 0.5))),
+        ("shax", None, lambda g: g.claim_timeout(1), ((1,), "timeout", (0.0, 1.0))),
+        ("jikaida", None, lambda g: g.agree_draw(), ((), "agreed by both players", (0.5, 0.5))),
+        # Šačidjun, four seats: seats 0 and 2 play veradi, 1 and 3 tameg; seat 3 to move.
+        ("sachidjun", 4, lambda g: g.resign(0), ((1, 3), "resignation", (0.0, 1.0, 0.0, 1.0))),
+        ("sachidjun", 4, lambda g: g.claim_timeout(0), ((0, 2), "timeout", (1.0, 0.0, 1.0, 0.0))),
+        (
+            "sachidjun",
+            3,
+            lambda g: g.agree_draw(),
+            ((), "agreed by both players", (1 / 3, 1 / 3, 1 / 3)),
+        ),
+    ],
+)
+def test_a_game_ended_outside_its_moves_mid_game_still_loads(key, seats, finish, outcome):
+    game = shax_at_ply_40() if key == "shax" else random_game(key, 3, 20, (), seats)
+    assert not game.is_over
+    finish(game)
+    record, loaded = load_record(record_from_game(game).to_json(game))
+    assert loaded.outcome == Outcome(*outcome) == record.result
+    assert loaded.to_dict() == game.to_dict()

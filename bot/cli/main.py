@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.cli.options import GAMES_BOUNDS, ITERATIONS_BOUNDS, OneLineParser
 from games import GAMES, Game, IllegalMove, game_class, load_game
 from games.record import GameRecord, RecordError, is_record, load_record, record_from_game
 from games.record import text_record as record_text
@@ -84,15 +85,15 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
 
 def build_parsers() -> dict[str, argparse.ArgumentParser]:
     """One parser per command; each parses options and moves in any order."""
-    legal = argparse.ArgumentParser(prog="idzeva legal", description="legal moves after MOVEs")
+    legal = OneLineParser(prog="idzeva legal", description="legal moves after MOVEs")
     _add_game_options(legal)
     legal.add_argument("--each", action="store_true", help="one line per ply: 'PLY: m1 m2 ...'")
 
-    show = argparse.ArgumentParser(prog="idzeva show", description="the board after MOVEs")
+    show = OneLineParser(prog="idzeva show", description="the board after MOVEs")
     _add_game_options(show)
     show.add_argument("--png", metavar="FILE", help="write the board image here")
 
-    play = argparse.ArgumentParser(prog="idzeva play", description="hot-seat play in a terminal")
+    play = OneLineParser(prog="idzeva play", description="hot-seat play in a terminal")
     play.add_argument("game")
     play.add_argument("--variant", action="append", default=[], metavar="V")
     play.add_argument("--position", metavar="FILE", help="start from this JSON position")
@@ -110,46 +111,42 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     play.add_argument("--seats", type=int, metavar="N", help=SEATS_HELP)
     play.add_argument("--bot-vs-bot", action="store_true", help="watch the bot play every seat")
     play.add_argument("--seed", type=int, metavar="S", help="seed of the bot and the dice")
-    play.add_argument("--iterations", type=int, metavar="N", help="bot: a fixed search size")
+    ITERATIONS_BOUNDS.add_option(play, "--iterations", "bot: a fixed search size")
 
-    best = argparse.ArgumentParser(prog="idzeva best", description="the bot's move after MOVEs")
+    best = OneLineParser(prog="idzeva best", description="the bot's move after MOVEs")
     _add_game_options(best)
     best.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL)
     best.add_argument("--seed", type=int, metavar="S", help="seed of the search (reproducible)")
-    best.add_argument(
-        "--iterations", type=int, metavar="N", help="a fixed search size instead of the clock"
-    )
+    ITERATIONS_BOUNDS.add_option(best, "--iterations", "a fixed search size instead of the clock")
 
-    arena = argparse.ArgumentParser(prog="idzeva arena", description="bot against bot")
+    arena = OneLineParser(prog="idzeva arena", description="bot against bot")
     arena.add_argument("game")
     arena.add_argument("--a", required=True, choices=list(PLAYERS), metavar="LEVEL")
     arena.add_argument("--b", required=True, choices=list(PLAYERS), metavar="LEVEL")
-    arena.add_argument("--games", type=int, default=10, metavar="N")
+    GAMES_BOUNDS.add_option(arena, "--games", "games, seats alternating; default 10", default=10)
     arena.add_argument("--variant", action="append", default=[], metavar="V")
     arena.add_argument("--seats", type=int, metavar="N", help=SEATS_HELP)
     arena.add_argument("--seed", type=int, default=0, metavar="S")
-    arena.add_argument("--iterations", type=int, metavar="N", help="a fixed search size")
+    ITERATIONS_BOUNDS.add_option(arena, "--iterations", "a fixed search size")
     arena.add_argument(
         "--clock", action="store_true", help="each level also within its time, as on Discord"
     )
 
-    replay = argparse.ArgumentParser(
-        prog="idzeva replay", description="a game record's position at any ply"
-    )
+    replay = OneLineParser(prog="idzeva replay", description="a game record's position at any ply")
     replay.add_argument("record", metavar="RECORD")
     replay.add_argument("--ply", type=int, metavar="N", help="moves played (default: all)")
     images = replay.add_mutually_exclusive_group()
     images.add_argument("--png", metavar="FILE", help="write the board at ply N here")
     images.add_argument("--gif", metavar="FILE", help="write the whole game as a GIF here")
 
-    run = argparse.ArgumentParser(prog="idzeva run", description="start the Discord bot")
-    sync = argparse.ArgumentParser(
+    run = OneLineParser(prog="idzeva run", description="start the Discord bot")
+    sync = OneLineParser(
         prog="idzeva sync",
         description="send the slash commands to Discord now (the bot syncs by itself only"
         " when they changed)",
     )
 
-    migrate = argparse.ArgumentParser(
+    migrate = OneLineParser(
         prog="idzeva migrate-db",
         description="copy a stopped bot's SQLite database into an empty PostgreSQL one, then"
         " verify it",
@@ -757,8 +754,6 @@ def cmd_best(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
-    if args.games < 1:
-        raise CliError("--games is at least 1")
     probe = new_from_args(args.game, args.variant, args.seats)
 
     def make() -> Game:
@@ -881,7 +876,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         print(USAGE, file=sys.stderr)
         return EXIT_ILLEGAL
     command = argv.pop(0)
-    args = parsers[command].parse_intermixed_args(argv)
+    try:
+        args = parsers[command].parse_intermixed_args(argv)
+    except SystemExit as stop:  # --help, or arguments refused (one line on stderr)
+        return int(stop.code or 0)
     if out is None:
         out = sys.stdout
         if hasattr(out, "reconfigure"):
