@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.domain import bot_seats
 from bot.domain.clocks import describe
 from bot.domain.service import BoardView, ChallengeView, ServiceError, StaleBoard, natural_key
 
@@ -463,6 +464,9 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
         lines.append(f"The bot plays at level **{level}**.")
     if options.get("rated", True) is False:
         lines.append("Friendly game: not rated.")
+    timeout = bot_seats.timeout_line(options)
+    if timeout:
+        lines.append(timeout)
     if challenge.variants:
         lines.append(f"Variant: {', '.join(challenge.variants)}")
     if challenge.time:

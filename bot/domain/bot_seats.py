@@ -3,6 +3,10 @@
 A challenge to the bot's own user stores the level in the challenge's options (``"level"``);
 when the game starts, the seats the bot holds get it in the game's settings:
 ``options["bot_levels"] = {"<seat>": "hard", ...}``. Other bots are refused.
+
+A game against the bot keeps the clocks of any game: a turn the player leaves without a move
+is lost on time after the time per move and the grace, and rated unless the game is
+friendly; the challenge and the first board say so (``timeout_line``).
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bot.domain import clocks
 from search import DEFAULT_LEVEL, LEVELS
 
 LEVEL = "level"  # the challenge's option
@@ -55,3 +60,19 @@ def game_options(
     if seats:
         settings[BOT_LEVELS] = {seat: carried.get(seat, level) for seat in seats}
     return settings
+
+
+TIMEOUT_LABEL = "Time-out"  # the first board's field with ``timeout_line``
+
+
+def timeout_line(options: Mapping[str, Any]) -> str | None:
+    """For a challenge or game with the bot (``options`` with its level): one line saying
+    that a turn left without a move loses on time, and whether that counts in the ratings."""
+    if LEVEL not in options and BOT_LEVELS not in options:
+        return None
+    time = clocks.describe(clocks.seconds(dict(options), "time", clocks.DEFAULT_TIME))
+    grace = clocks.describe(clocks.seconds(dict(options), "grace", clocks.DEFAULT_GRACE))
+    rated = options.get("rated", True) is not False
+    return f"A turn left for {time} (and {grace} of grace) loses the game on time" + (
+        ", and it is rated." if rated else "."
+    )

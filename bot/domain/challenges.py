@@ -446,6 +446,7 @@ class Challenges:
         players, variants, first_note = seat_players(row, cls, self._roll)
         game = new_game(cls, variants, len(players))
         mover = None if game.to_move is None else players[game.to_move]
+        options = bot_seats.game_options(row.options, players, self.bot_user_id)
         game_id = await self._store.accept_challenge(
             challenge_id,
             now,
@@ -459,7 +460,7 @@ class Challenges:
             status="active",
             created_at=now,
             updated_at=now,
-            options=bot_seats.game_options(row.options, players, self.bot_user_id),
+            options=options,
             taken_by=taker,
             **await self._turn_columns(row.guild_id, row.options, mover, now),
         )
@@ -469,7 +470,9 @@ class Challenges:
                 raise too_late(fresh)
             check_pending(fresh, now)
             raise ServiceError("This challenge can no longer be accepted.")
-        return await self._started(game_id, row.guild_id, (first_note,))
+        timeout = bot_seats.timeout_line(options)
+        told = (first_note, *([(bot_seats.TIMEOUT_LABEL, timeout)] if timeout else []))
+        return await self._started(game_id, row.guild_id, told)
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeView:
         """The challenged player declines (or the challenger withdraws)."""

@@ -476,6 +476,40 @@ async def test_nobody_reminds_the_bot_nor_offers_it_a_claim(service, clock):
     ]
 
 
+@pytest.mark.parametrize(
+    "options, said",
+    [
+        (
+            {},
+            "A turn left for 3 days (and 1 day of grace) loses the game on time, and it is rated.",
+        ),
+        ({"rated": False}, "A turn left for 3 days (and 1 day of grace) loses the game on time."),
+    ],
+)
+async def test_a_game_against_the_bot_left_without_a_move_is_lost_on_time_as_it_says(
+    service, store, clock, options, said
+):
+    start = clock.now
+    challenge = await challenge_bot(service, options=options)
+    assert dict(challenge.options)["time"] == 3 * DAY and dict(challenge.options)["grace"] == DAY
+    board = await service.accept_challenge(challenge.challenge_id, IDZEVA)
+    assert ("Time-out", said) in board.fields  # on the first board, once
+    moved = await service.move(board.game_id, ALICE, "a1", guild_id=GUILD)
+    assert "Time-out" not in dict(moved.fields)
+    await service.resign(board.game_id, ALICE, guild_id=GUILD)
+
+    left = await bot_game(service, options=options)  # Alice to move, and she never does
+    clock.now = start + 4 * DAY  # 3 days per move and a day of grace
+    [out] = [n for n in await service.tick() if n.kind == "timed_out"]
+    assert out.text == (
+        f"<@{ALICE}> ran out of time in Shax #{left.game_id} against <@{IDZEVA}>:"
+        " the game is over (Black wins: timeout)."
+    )
+    changes = await store.rating_changes(left.game_id)
+    rated = [(change.user_id, change.outcome) for change in changes]
+    assert rated == ([] if options else [(ALICE, "loss")])  # rated unless friendly
+
+
 async def test_a_move_for_a_finished_game_is_refused(service):
     board = await bot_game(service)
     await service.resign(board.game_id, ALICE, guild_id=GUILD)

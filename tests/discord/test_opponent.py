@@ -71,6 +71,9 @@ async def test_a_whole_shax_game_against_the_bot_with_a_restart_while_it_is_to_m
     assert version(first) == 1 and first.content == f"{w.alice.mention}, your turn."
     assert field_value(first, "White").split("\n")[0] == w.alice.mention
     assert field_value(first, "Black").split("\n")[0] == f"{idzeva.mention} (bot, easy)"
+    # Left without a move, the game is lost on time, rated: the challenge and board say so.
+    lost = "A turn left for 3 days (and 1 day of grace) loses the game on time, and it is rated."
+    assert lost in text.split("\n") and field_value(first, "Time-out") == lost
 
     rng = random.Random(2)
     shown = [first]  # every board, in the order posted
