@@ -245,9 +245,11 @@ class GameService:
     async def history(self, game_id: int, guild_id: int) -> list[str]:
         """The game record, then the result if over: the game's own notation where it has one
         (``game.turn_log()``, e.g. a turn per line with its roll), else one numbered line per
-        logged action."""
+        logged action; with the draw offers and takebacks (who asked, the answer) among them
+        in the order they happened."""
         row = await self._game_row(game_id, guild_id)
-        return await self._workers.run(engine_jobs.history, row)
+        events = await self._store.game_events(game_id)
+        return await self._workers.run(engine_jobs.history, row, events)
 
     async def record_files(
         self, game_id: int, guild_id: int, names: dict[int, str] | None = None
