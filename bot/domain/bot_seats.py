@@ -27,9 +27,9 @@ def check_challenge(
     bots: Iterable[int],
     options: Mapping[str, str],
 ) -> dict[str, str]:
-    """The challenge's options once checked: other bots are refused, the level is one of
-    ``LEVELS`` and only for a game with the bot (``normal`` when not given). ``ValueError``
-    says what is wrong."""
+    """The challenge's options once checked: other bots are refused, the level (or a
+    rematch's levels, ``bot_levels``) is one of ``LEVELS`` and only for a game with the bot
+    (``normal`` when not given). ``ValueError`` says what is wrong."""
     others = set(bots) - {bot_user_id}
     if others & set(invited):
         me = f" (or me, <@{bot_user_id}>, to play the computer)" if bot_user_id else ""
@@ -41,10 +41,12 @@ def check_challenge(
             who = f"<@{bot_user_id}>" if bot_user_id else "the bot"
             raise ValueError(f"The level is for games against the computer: challenge {who}.")
         return chosen
-    if level is None:
-        chosen[LEVEL] = DEFAULT_LEVEL
-    elif level not in LEVELS:
+    carried = chosen.get(BOT_LEVELS)  # a rematch's levels, one per bot seat
+    levels = [level] if level is not None else list(dict(carried or {}).values())
+    if any(chosen_level not in LEVELS for chosen_level in levels):
         raise ValueError(f"The level must be one of {', '.join(LEVELS)}.")
+    if not levels:
+        chosen[LEVEL] = DEFAULT_LEVEL
     return chosen
 
 
