@@ -64,6 +64,14 @@ def game_options(
     return settings
 
 
+def seats_of(options: Mapping[str, Any]) -> frozenset[int]:
+    """The seats the bot holds in a game (its ``bot_levels``)."""
+    levels = options.get(BOT_LEVELS)
+    if not isinstance(levels, Mapping):
+        return frozenset()
+    return frozenset(int(seat) for seat in levels if str(seat).isdigit())
+
+
 TIMEOUT_LABEL = "Time-out"  # the first board's field with ``timeout_line``
 
 

@@ -188,8 +188,7 @@ def _team(game: Game, players: tuple[int, ...], seat: int) -> tuple[int, ...]:
 
 def _bot_users(row: GameRow) -> list[int]:
     """The users holding the game's bot seats (``bot_levels``)."""
-    levels = row.options.get(bot_seats.BOT_LEVELS)
-    seats = [int(s) for s in levels if str(s).isdigit()] if isinstance(levels, dict) else []
+    seats = sorted(bot_seats.seats_of(row.options))
     return [row.players[seat] for seat in seats if seat < len(row.players)]
 
 

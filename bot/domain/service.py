@@ -37,6 +37,7 @@ from bot.domain import (
 )
 from bot.domain import events as game_events
 from bot.domain.actions import (
+    NEW_TURN,
     answer_draw_action,
     claim_timeout_action,
     move_action,
@@ -510,8 +511,10 @@ class GameService:
         legal = None if known is None else known.legal
         done = await self._workers.run(engine_jobs.apply, row, action, now, legal, self._renderer)
         after = done.shown.snapshot
-        timer = await self._timer_columns(row, done.before, after, now)
-        columns = done.columns | {"updated_at": now} | timer
+        columns = dict(done.columns)
+        before = None if columns.pop(NEW_TURN, False) else done.before  # a turn starts anew
+        timer = await self._timer_columns(row, before, after, now)
+        columns |= {"updated_at": now} | timer
         # The time of each logged action, then what the action says happened (bot/domain/events.py).
         said = columns.pop("events", ())
         history = [GameEvent(game_events.ENTRY, e.seat, ply, now) for ply, e in done.entries]
