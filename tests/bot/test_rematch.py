@@ -40,6 +40,7 @@ from .conftest import (
     in_thread,
     raw_sql,
 )
+from .test_opponent import IDZEVA
 
 DAVE = 1_234_567_890_123_456_784
 
@@ -209,10 +210,8 @@ async def test_a_rematch_is_a_challenge_the_server_settings_may_refuse(service, 
     assert dict(asked.options) == {"time": 3600, "grace": 6 * 3600}
 
 
-async def test_a_rematch_with_the_bot_keeps_its_level_and_is_refused_a_level_gone(
-    store, clock, roller
-):
-    bot = 1_234_567_890_123_456_700
+async def test_a_rematch_with_the_bot_keeps_its_level_and_needs_the_bot(store, clock, roller):
+    bot = IDZEVA
     service = GameService(
         store,
         settings=Settings(),
@@ -242,7 +241,7 @@ async def test_a_rematch_with_the_bot_keeps_its_level_and_is_refused_a_level_gon
 
 
 def test_a_rematch_with_a_level_no_longer_offered_is_refused():
-    bot = 1_234_567_890_123_456_700
+    bot = IDZEVA
     carried = {"bot_levels": {"1": "hard"}}
     assert bot_seats.check_challenge(bot, [bot], [bot], carried) == carried  # no default added
     with pytest.raises(ValueError, match="The level must be one of"):
