@@ -99,7 +99,7 @@ async def post_timed_out(
         return
     if not board.finished:  # a job left by a process that died before ending the game
         raise NotEndedYet(f"game {notice.game_id}: its time-out is not written yet")
-    message = board_message(board) | {"content": notice.text, "allowed_mentions": mentions}
+    message = board_message(board) | {"content": notice.text}  # it mentions both sides
     posted = await send_in(await notice_channel(bot, notice), message, board.game_id)
     if posted is not None:
         await make_latest_board(bot, board, posted.id)

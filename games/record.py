@@ -488,7 +488,16 @@ def _accepted(events: Sequence[dict[str, Any]], index: int) -> bool:
 
 
 def _event_words(event: dict[str, Any], names: Sequence[str]) -> str:
-    """``takeback-accept``: ``(takeback: White's d2-d3 xg7 undone, at ...)``."""
+    """``   (Black accepts the takeback: White's c4 undone, 2027-01-15T08:05:00Z)``."""
+    text = event_text(event, names)
+    if event.get("at"):
+        text += f", {event['at']}"
+    return f"   ({text})"
+
+
+def event_text(event: dict[str, Any], names: Sequence[str]) -> str:
+    """An event of the record (as ``events`` lists it) in words, naming the sides by
+    ``names``: ``Black accepts the takeback: White's d2-d3 xg7 undone``."""
 
     def side(seat: Any) -> str:
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
@@ -507,9 +516,7 @@ def _event_words(event: dict[str, Any], names: Sequence[str]) -> str:
         text += f" {undone} undone" if undone else " move undone"
     else:
         text = f"{side(event.get('seat'))} {words.get(kind, kind)}"
-    if event.get("at"):
-        text += f", {event['at']}"
-    return f"   ({text})"
+    return text
 
 
 def _is_whole_number(value: Any) -> bool:

@@ -22,6 +22,9 @@ from games.base import IllegalMove
 log = logging.getLogger(__name__)
 
 LEGAL_EXAMPLES = 5
+# An action's column that is not written: the turn's clock starts again although the player
+# to move stays the same (a takeback through the bot's answer, ``takebacks.py``).
+NEW_TURN = "new_turn"
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:

@@ -3,6 +3,10 @@
 A challenge to the bot's own user stores the level in the challenge's options (``"level"``);
 when the game starts, the seats the bot holds get it in the game's settings:
 ``options["bot_levels"] = {"<seat>": "hard", ...}``. Other bots are refused.
+
+A game against the bot keeps the clocks of any game: a turn the player leaves without a move
+is lost on time after the time per move and the grace, and rated unless the game is
+friendly; the challenge and the first board say so (``timeout_line``).
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bot.domain import clocks
 from search import DEFAULT_LEVEL, LEVELS
 
 LEVEL = "level"  # the challenge's option
@@ -22,9 +27,9 @@ def check_challenge(
     bots: Iterable[int],
     options: Mapping[str, str],
 ) -> dict[str, str]:
-    """The challenge's options once checked: other bots are refused, the level is one of
-    ``LEVELS`` and only for a game with the bot (``normal`` when not given). ``ValueError``
-    says what is wrong."""
+    """The challenge's options once checked: other bots are refused, the level (or a
+    rematch's levels, ``bot_levels``) is one of ``LEVELS`` and only for a game with the bot
+    (``normal`` when not given). ``ValueError`` says what is wrong."""
     others = set(bots) - {bot_user_id}
     if others & set(invited):
         me = f" (or me, <@{bot_user_id}>, to play the computer)" if bot_user_id else ""
@@ -36,10 +41,12 @@ def check_challenge(
             who = f"<@{bot_user_id}>" if bot_user_id else "the bot"
             raise ValueError(f"The level is for games against the computer: challenge {who}.")
         return chosen
-    if level is None:
-        chosen[LEVEL] = DEFAULT_LEVEL
-    elif level not in LEVELS:
+    carried = chosen.get(BOT_LEVELS)  # a rematch's levels, one per bot seat
+    levels = [level] if level is not None else list(dict(carried or {}).values())
+    if any(chosen_level not in LEVELS for chosen_level in levels):
         raise ValueError(f"The level must be one of {', '.join(LEVELS)}.")
+    if not levels:
+        chosen[LEVEL] = DEFAULT_LEVEL
     return chosen
 
 
@@ -55,3 +62,27 @@ def game_options(
     if seats:
         settings[BOT_LEVELS] = {seat: carried.get(seat, level) for seat in seats}
     return settings
+
+
+def seats_of(options: Mapping[str, Any]) -> frozenset[int]:
+    """The seats the bot holds in a game (its ``bot_levels``)."""
+    levels = options.get(BOT_LEVELS)
+    if not isinstance(levels, Mapping):
+        return frozenset()
+    return frozenset(int(seat) for seat in levels if str(seat).isdigit())
+
+
+TIMEOUT_LABEL = "Time-out"  # the first board's field with ``timeout_line``
+
+
+def timeout_line(options: Mapping[str, Any]) -> str | None:
+    """For a challenge or game with the bot (``options`` with its level): one line saying
+    that a turn left without a move loses on time, and whether that counts in the ratings."""
+    if LEVEL not in options and BOT_LEVELS not in options:
+        return None
+    time = clocks.describe(clocks.seconds(dict(options), "time", clocks.DEFAULT_TIME))
+    grace = clocks.describe(clocks.seconds(dict(options), "grace", clocks.DEFAULT_GRACE))
+    rated = options.get("rated", True) is not False
+    return f"A turn left for {time} (and {grace} of grace) loses the game on time" + (
+        ", and it is rated." if rated else "."
+    )

@@ -15,6 +15,11 @@ Rematch
 
     A game has at most one rematch pending or accepted at a time (a unique index: two clicks
     at the same instant make one challenge); a declined or expired one may be asked again.
+    A rematch is a challenge: it passes every check a challenge command passes
+    (``Challenges.allowed_options``: the game turned on and challenges allowed in the game's
+    channel by the server's settings, the bot's seats and levels, the time per move) and
+    takes the server's clock as any new challenge does (its grace, a time no challenge can
+    choose replaced by the default).
 
 Open challenges
     A challenge without an opponent is open to anyone in the channel: the first to accept
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from bot.config import Settings
@@ -83,12 +89,18 @@ def too_late(row: ChallengeRow) -> ServiceError:
 # ---- rematches -------------------------------------------------------------------
 
 
+# The checks of any new challenge, given who is invited, the bots and the options: the
+# options it is made with (``Challenges.allowed_options`` for the game's guild, game, channel).
+Allowed = Callable[[Iterable[int], Iterable[int], dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
 async def create_rematch(
-    store: GameStore, row: GameRow, user_id: int, now: float, ttl: float
+    store: GameStore, row: GameRow, user_id: int, now: float, ttl: float, allowed: Allowed
 ) -> int:
     """The rematch of the finished game ``row``, asked for by ``user_id``: the new
     challenge's id. Refused for anyone but its players, before its end, after the timeout
-    and while another rematch of it is pending or accepted."""
+    and while another rematch of it is pending or accepted; and, being a challenge, when
+    any challenge would be (``allowed``: the server's settings, the bot's levels)."""
     if user_id not in row.players:
         raise NotAllowed(f"Only the players of game #{row.id} can ask for its rematch.")
     if row.status != "finished":
@@ -109,6 +121,12 @@ async def create_rematch(
         if row.players[seat] not in mine
     )
     partner = next((user for user in mine if user != user_id), None)
+    invited = [user for user in (theirs[0], partner, *theirs[1:2]) if user is not None]
+    colour = rematch_game.seat_names[players.index(user_id)]
+    options = _swapped_options(row, players, colour)
+    if options.get("time") not in dict(clocks.TIME_CHOICES).values():
+        options.pop("time", None)  # the bot's own default, not a choice: the default again
+    options = await allowed(invited, _bot_users(row), options)
     challenge_id = await store.insert_rematch(
         guild_id=row.guild_id,
         channel_id=row.channel_id,
@@ -122,7 +140,7 @@ async def create_rematch(
         expires_at=now + ttl,
         partners=(partner, theirs[1] if len(theirs) > 1 else None),
         accepted=(),
-        options=_swapped_options(row, players, rematch_game.seat_names[players.index(user_id)]),
+        options=options,
         seats=players,
         rematch_of=row.id,
     )
@@ -166,6 +184,12 @@ def _team(game: Game, players: tuple[int, ...], seat: int) -> tuple[int, ...]:
     """The players of ``seat``'s side, in seat order."""
     side = game.team_of(seat)
     return tuple(user for s, user in enumerate(players) if game.team_of(s) == side)
+
+
+def _bot_users(row: GameRow) -> list[int]:
+    """The users holding the game's bot seats (``bot_levels``)."""
+    seats = sorted(bot_seats.seats_of(row.options))
+    return [row.players[seat] for seat in seats if seat < len(row.players)]
 
 
 def _swapped_options(row: GameRow, players: tuple[int, ...], colour: str) -> dict[str, Any]:
@@ -359,10 +383,6 @@ class Challenges:
             raise NotAllowed(OPEN_IS_ONE_AGAINST_ONE)
         invited = [p for p in (opponent_id, *partners) if p is not None]
         bots = [*bots, *([opponent_id] if opponent_is_bot and opponent_id is not None else [])]
-        try:
-            options = bot_seats.check_challenge(self.bot_user_id, invited, bots, options or {})
-        except ValueError as error:
-            raise NotAllowed(str(error)) from None
         if challenger_id in invited:
             raise NotAllowed("You cannot challenge yourself or be your own partner.")
         people = [user for user in invited if user != self.bot_user_id]
@@ -380,15 +400,8 @@ class Challenges:
         colours = [name.lower() for name in cls.seat_names[:2]]
         if colour is not None and colour not in (*colours, "random"):
             raise ServiceError(f"The colour must be {' or '.join(colours)} or random.")
-        rules = await self._rules_of(guild_id)
-        try:
-            here = (channel_id, parent_channel_id or channel_id)
-            by_default = self._settings.claim_after  # the time per move
-            options = rules.challenge_options(cls.key, here, options or {}, by_default)
-        except Refused as refused:
-            raise NotAllowed(str(refused)) from None
-        except clocks.ClockError as error:
-            raise ServiceError(str(error)) from None
+        here = (channel_id, parent_channel_id or channel_id)
+        options = await self.allowed_options(guild_id, cls.key, here, invited, bots, options or {})
         now = self._clock()
         challenge_id = await self._store.insert_challenge(
             guild_id=guild_id,
@@ -405,6 +418,33 @@ class Challenges:
             options=options,
         )
         return await self.get(challenge_id)
+
+    async def allowed_options(
+        self,
+        guild_id: int,
+        kind: str,
+        channel_ids: tuple[int, ...],
+        invited: Iterable[int],
+        bots: Iterable[int],
+        options: dict[str, Any],
+    ) -> dict[str, Any]:
+        """What a new challenge must pass, whoever makes it (a challenge command, a
+        rematch): the bot's seats and levels (``bot_seats.check_challenge``), then the
+        server's settings (the game turned on, challenges allowed in the channel or the
+        thread's channel, ``channel_ids``; the time per move): the options with the clock.
+        ``NotAllowed``/``ServiceError`` say why not."""
+        try:
+            options = bot_seats.check_challenge(self.bot_user_id, list(invited), bots, options)
+        except ValueError as error:
+            raise NotAllowed(str(error)) from None
+        rules = await self._rules_of(guild_id)
+        try:
+            by_default = self._settings.claim_after  # the time per move
+            return rules.challenge_options(kind, channel_ids, options, by_default)
+        except Refused as refused:
+            raise NotAllowed(str(refused)) from None
+        except clocks.ClockError as error:
+            raise ServiceError(str(error)) from None
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         if not await self._store.update_challenge(challenge_id, message_id=message_id):
@@ -446,6 +486,7 @@ class Challenges:
         players, variants, first_note = seat_players(row, cls, self._roll)
         game = new_game(cls, variants, len(players))
         mover = None if game.to_move is None else players[game.to_move]
+        options = bot_seats.game_options(row.options, players, self.bot_user_id)
         game_id = await self._store.accept_challenge(
             challenge_id,
             now,
@@ -459,7 +500,7 @@ class Challenges:
             status="active",
             created_at=now,
             updated_at=now,
-            options=bot_seats.game_options(row.options, players, self.bot_user_id),
+            options=options,
             taken_by=taker,
             **await self._turn_columns(row.guild_id, row.options, mover, now),
         )
@@ -469,7 +510,9 @@ class Challenges:
                 raise too_late(fresh)
             check_pending(fresh, now)
             raise ServiceError("This challenge can no longer be accepted.")
-        return await self._started(game_id, row.guild_id, (first_note,))
+        timeout = bot_seats.timeout_line(options)
+        told = (first_note, *([(bot_seats.TIMEOUT_LABEL, timeout)] if timeout else []))
+        return await self._started(game_id, row.guild_id, told)
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeView:
         """The challenged player declines (or the challenger withdraws)."""
@@ -487,7 +530,8 @@ class Challenges:
     async def rematch(self, row: GameRow, user_id: int) -> ChallengeView:
         """A player of the finished game ``row`` asks for its rematch (``create_rematch``)."""
         ttl = self._settings.challenge_ttl
-        challenge_id = await create_rematch(self._store, row, user_id, self._clock(), ttl)
+        allowed = partial(self.allowed_options, row.guild_id, row.kind, (row.channel_id,))
+        challenge_id = await create_rematch(self._store, row, user_id, self._clock(), ttl, allowed)
         return await self.get(challenge_id)
 
     async def _challenge(self, challenge_id: int) -> ChallengeRow:

@@ -14,7 +14,8 @@ a sub-action of the same player, such as Chebache's roll then move) and gives th
 
 A player on vacation has their clock paused: a turn that reaches them starts when the
 vacation ends (``paused_until``), and starting a vacation moves the deadlines of the turns
-already running by its length; ending it early moves them back by the part not taken.
+still running by its length (never of a turn whose time already ran out); ending it early
+moves them back by the part not taken.
 """
 
 from __future__ import annotations
@@ -164,6 +165,12 @@ def check_days(days: int, used: int, allowance: int) -> None:
 
 def paused(paused_until: float | None, now: float) -> bool:
     return paused_until is not None and paused_until > now
+
+
+def running(claim_at: float | None, now: float) -> bool:
+    """Whether a turn's time is still running at ``now`` (not over, not run out): only such a
+    turn may wait for a vacation."""
+    return claim_at is not None and claim_at > now
 
 
 def reminder_state(started: float, time: float, now: float) -> tuple[int, float | None]:

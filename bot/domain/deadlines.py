@@ -5,7 +5,7 @@
   opponent, nor a player on vacation).
 - When the time is out, the waiting side is told it may claim the win by timeout.
 - When the server's grace after it is out too, the game ends on time (recorded as the
-  waiting side's claim).
+  waiting side's claim), announced to both sides.
 
 Every notice is a keyed job of the outbox (``bot/domain/jobs.py``), written before the state that
 made it due is marked, so that several processes ticking together send each once.
@@ -28,6 +28,7 @@ from bot.domain.jobs import Outbox, once
 from bot.domain.views import Notice, ServiceError
 from bot.storage import GameStore
 from bot.storage.rows import ChallengeRow, GameRow
+from games import Game
 
 log = logging.getLogger(__name__)
 
@@ -203,10 +204,11 @@ class Deadlines:
             if mover is None or waiting is None or clocks.paused(row.paused_until, now):
                 continue
             ended = parse_game(row, full_check=False)  # the result it ends with
+            against = _opponents(row, ended, ended.to_move or 0)  # to move: not over
             ended.claim_timeout(require_player(row, waiting))
             text = (
-                f"<@{mover}> ran out of time in {title_of(row.kind)} #{row.id}: the game is over"
-                f" ({ended.result_text()})."
+                f"<@{mover}> ran out of time in {title_of(row.kind)} #{row.id} against {against}:"
+                f" the game is over ({ended.result_text()})."
             )
             notice = await self._notice_once(
                 _game_notice("timed_out", row, mover, text),
@@ -235,6 +237,12 @@ class Deadlines:
         """Whether the game is still at ``row``'s version (nobody moved since the scan)."""
         current = await self._store.game_version(row.id)
         return current is not None and current[1] == row.version
+
+
+def _opponents(row: GameRow, game: Game, seat: int) -> str:
+    """The players of the sides against ``seat``, mentioned (each once)."""
+    users = (row.players[s] for s in range(game.seats) if game.team_of(s) != game.team_of(seat))
+    return " and ".join(f"<@{user}>" for user in dict.fromkeys(users))
 
 
 def _since(started: float | None) -> str:

@@ -19,10 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.domain import events as game_events
 from bot.domain.actions import natural_key, parse_game
 from bot.domain.views import Fields, ServiceError
 from bot.runtime import workers
-from bot.storage.rows import GameRow
+from bot.storage.rows import GameEvent, GameRow
 from games import Game
 from games.base import DiceSpec, LogEntry
 
@@ -108,17 +109,45 @@ def apply(
     return Applied(columns, entries, before, shown)
 
 
-def history(row: GameRow) -> list[str]:
-    """The game record, then the result if over (see ``GameService.history``)."""
+def history(row: GameRow, events: Sequence[GameEvent] = ()) -> list[str]:
+    """The game record with its draw offers and takebacks among the moves, in the order they
+    happened, then the result if over (see ``GameService.history``)."""
     game = load(row, None)
     turn_log = getattr(game, "turn_log", None)
     if callable(turn_log):
         lines = [str(line) for line in turn_log()]
+        firsts = [index for index, entry in enumerate(game.log) if entry.dice is not None]
+        if len(firsts) != len(lines):  # turns not told by their rolls: events go last
+            firsts = [len(game.log)] * len(lines)
     else:
         lines = [history_line(ply, game, e) for ply, e in enumerate(game.log, start=1)]
+        firsts = list(range(len(game.log)))
+    lines = _with_events(lines, firsts, game, events)
     if game.is_over:
         lines.append(game.result_text())
     return lines
+
+
+def _with_events(
+    lines: list[str], firsts: list[int], game: Game, events: Sequence[GameEvent]
+) -> list[str]:
+    """``lines`` (each starting with the log entry ``firsts[i]``) with the events other than
+    entries put in by time: each before the first line whose first entry was logged after it
+    (ordered by the events' ids, which are the order they were written)."""
+    logged = game_events.entry_events(events, len(game.log))
+    shown = []
+    for event in events:
+        text = game_events.history_text(event, game.seat_names)
+        if text is not None and event.id is not None:
+            shown.append((event.id, text))
+    merged: list[str] = []
+    for line, first in zip(lines, firsts, strict=True):
+        entry = logged[first] if first < len(logged) else None
+        if entry is not None and entry.id is not None:
+            merged += [text for at, text in shown if at < entry.id]
+            shown = [(at, text) for at, text in shown if at > entry.id]
+        merged.append(line)
+    return merged + [text for _, text in shown]
 
 
 def load(row: GameRow, legal: tuple[str, ...] | None) -> Game:

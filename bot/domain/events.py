@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.storage.rows import ENTRY, GameEvent
+from games.record import event_text
 
 
 def iso(moment: float | None) -> str | None:
@@ -31,14 +32,19 @@ def iso(moment: float | None) -> str | None:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
 
 
-def entry_times(events: Iterable[GameEvent], entries: int) -> list[float | None]:
-    """The time of each of the log's first ``entries`` entries (None where unknown: games
-    played before events were kept). A takeback's later entries replace earlier ones."""
-    times: list[float | None] = [None] * entries
+def entry_events(events: Iterable[GameEvent], entries: int) -> list[GameEvent | None]:
+    """The ``entry`` event of each of the log's first ``entries`` entries (None where unknown:
+    games played before events were kept). A takeback's later entries replace earlier ones."""
+    found: list[GameEvent | None] = [None] * entries
     for event in events:
         if event.kind == ENTRY and 1 <= event.ply <= entries:
-            times[event.ply - 1] = event.at
-    return times
+            found[event.ply - 1] = event
+    return found
+
+
+def entry_times(events: Iterable[GameEvent], entries: int) -> list[float | None]:
+    """The time of each of the log's first ``entries`` entries (None where unknown)."""
+    return [None if event is None else event.at for event in entry_events(events, entries)]
 
 
 def move_times(events: Iterable[GameEvent], log: Sequence[Any]) -> list[str | None]:
@@ -61,3 +67,11 @@ def record_events(events: Iterable[GameEvent]) -> list[dict[str, Any]]:
                 item[key] = event.data[key]
         shown.append(item)
     return shown
+
+
+def history_text(event: GameEvent, seat_names: Sequence[str]) -> str | None:
+    """An event as ``/game history`` lists it among the moves, in the record's words
+    (``games/record.py``) and naming the sides, never the players (anyone may look); None
+    for an entry (its move is the line)."""
+    shown = record_events([event])
+    return f"   ({event_text(shown[0], seat_names)})" if shown else None

@@ -8,25 +8,18 @@ players' Discord ids and names, the times the store knows, and a pending draw of
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.domain.events import move_times, record_events
+from bot.domain.events import iso, move_times, record_events
 from bot.storage.rows import GameEvent
 from games import Game, load_game
 from games.record import GameRecord, Player, record_from_game, text_record
 
 if TYPE_CHECKING:
     from bot.storage.rows import GameRow
-
-
-def iso(moment: float | None) -> str | None:
-    if moment is None:
-        return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
 
 
 def record_of_row(

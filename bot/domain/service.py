@@ -36,6 +36,7 @@ from bot.domain import (
     takebacks,
 )
 from bot.domain.actions import (
+    NEW_TURN,
     answer_draw_action,
     claim_timeout_action,
     move_action,
@@ -244,9 +245,11 @@ class GameService:
     async def history(self, game_id: int, guild_id: int) -> list[str]:
         """The game record, then the result if over: the game's own notation where it has one
         (``game.turn_log()``, e.g. a turn per line with its roll), else one numbered line per
-        logged action."""
+        logged action; with the draw offers and takebacks (who asked, the answer) among them
+        in the order they happened."""
         row = await self._game_row(game_id, guild_id)
-        return await self._workers.run(engine_jobs.history, row)
+        events = await self._store.game_events(game_id)
+        return await self._workers.run(engine_jobs.history, row, events)
 
     async def record_files(
         self, game_id: int, guild_id: int, names: dict[int, str] | None = None
@@ -513,8 +516,10 @@ class GameService:
         legal = None if known is None else known.legal
         done = await self._workers.run(engine_jobs.apply, row, action, now, legal, self._renderer)
         after = done.shown.snapshot
-        timer = await self._timer_columns(row, done.before, after, now)
-        columns = done.columns | {"updated_at": now} | timer
+        columns = dict(done.columns)
+        before = None if columns.pop(NEW_TURN, False) else done.before  # a turn starts anew
+        timer = await self._timer_columns(row, before, after, now)
+        columns |= {"updated_at": now} | timer
         # The time of each logged action, then what the action says happened (bot/domain/events.py).
         said = columns.pop("events", ())
         history = [GameEvent(ENTRY, e.seat, ply, now) for ply, e in done.entries]

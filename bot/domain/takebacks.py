@@ -14,6 +14,17 @@ restores the position by replaying the log without the undone entries from the s
 the engine, written ``WHERE version = v`` with the ``takeback-accept`` event: of a racing move
 and an acceptance, exactly one wins. A declined request is not asked again at the same
 version. Rated games allow takebacks too, with consent; the history records them.
+
+Against the bot (issue 37): the bot answers at once, so by the time its opponent asks, the
+bot has usually moved. When the other side is the bot alone (its seats, ``bot_levels``), a
+takeback goes back through the bot's answer to the asker's own last moves and undoes both,
+as on lichess: the asker's moves (back to their roll, which stays, as above) and everything
+the bot did after them (its roll included: the bot rolls afresh when its turn comes again).
+That is for friendly games only: in a rated game it is refused when asked (``RATED_BOT``).
+The bot grants it (``bot/domain/opponent.py``); afterwards it is the asker's turn, with a
+fresh clock as after any takeback (``NEW_TURN``), so the bot has nothing to answer. A bot
+turn searched for a version before the takeback cannot be played onto the new one: the
+takeback moved the version on (``GameService.play_turn``'s ``expected_version``).
 """
 
 from __future__ import annotations
@@ -23,11 +34,13 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from bot.domain.actions import require_player, title_of
+from bot.domain import bot_seats
+from bot.domain.actions import NEW_TURN, require_player, title_of
 from bot.domain.engine_jobs import Action, Snapshot, load
 from bot.domain.views import BoardView, CorruptGame, NotAllowed, ServiceError, StaleBoard
 from bot.runtime.workers import Workers
 from bot.storage import GameStore
+from bot.storage.rating_model import is_rated
 from bot.storage.rows import TAKEBACK_ACCEPT, TAKEBACK_ASK, TAKEBACK_DECLINE, GameEvent, GameRow
 from games import Game
 from games.base import IllegalMove
@@ -36,6 +49,10 @@ GameRowOf = Callable[[int, int], Awaitable[GameRow]]  # (game, guild) -> row, or
 Apply = Callable[[GameRow, Action], Awaitable[tuple[BoardView, Snapshot]]]
 
 LAPSED = "This takeback request is no longer open: the game moved on, or it was answered."
+RATED_BOT = (
+    "The bot has answered your move, and this game is rated: taking back a move with the bot's"
+    " answer is for friendly games (challenge the bot with rated:False)."
+)
 
 
 @dataclass(frozen=True)
@@ -48,6 +65,7 @@ class Plan:
     ply: int  # moves played now
     to_ply: int  # moves played after the takeback
     opponents: tuple[int, ...]  # the seats that may answer (the other side's)
+    answer: tuple[str, ...] = ()  # of ``undone``, the bot's answer (a takeback through it)
 
 
 @dataclass(frozen=True)
@@ -63,27 +81,36 @@ class TakebackView:
     status: str  # pending | accepted | declined
 
 
-def plan_for(game: Game, seat: int) -> Plan:
-    """The takeback ``seat`` may ask for now; ``ServiceError`` says why there is none."""
+def plan_for(game: Game, seat: int, bot_seats: frozenset[int] = frozenset()) -> Plan:
+    """The takeback ``seat`` may ask for now; ``ServiceError`` says why there is none.
+    ``bot_seats``: the bot's seats; when they are the whole other side, its answer to the
+    asker's last moves is undone with them (this module's text)."""
     if game.is_over:
         raise ServiceError(f"This game is over: {game.result_text()}. Nothing can be taken back.")
     log = game.log
     if not log:
         raise NotAllowed("No move has been played yet: there is nothing to take back.")
-    last = log[-1]
+    others = tuple(s for s in range(game.seats) if game.team_of(s) != game.team_of(seat))
+    end = len(log)  # the asker's last entry ends here, after the bot's answer if any
+    if others and set(others) <= bot_seats:
+        while end > 0 and log[end - 1].seat in others:
+            end -= 1
+        if end == 0:
+            raise NotAllowed("You have not moved yet: there is nothing to take back.")
+    last = log[end - 1]
     if last.seat != seat:
         who = game.seat_names[last.seat]
         did = "rolled" if last.dice is not None else "moved"
         raise NotAllowed(f"Too late: {who} has {did} since your last move.")
-    cut = len(log)
+    cut = end
     while cut > 0 and log[cut - 1].seat == seat and log[cut - 1].move is not None:
         cut -= 1
-    if cut == len(log):
+    if cut == end:
         raise NotAllowed("You have only rolled: there is no move to take back (the dice stay).")
-    undone = tuple(str(entry.move) for entry in log[cut:])
-    others = tuple(s for s in range(game.seats) if game.team_of(s) != game.team_of(seat))
+    undone = tuple(str(entry.move) for entry in log[cut:] if entry.move is not None)
+    answer = tuple(str(entry.move) for entry in log[end:] if entry.move is not None)
     kept = sum(1 for entry in log[:cut] if entry.move is not None)
-    return Plan(seat, cut, undone, game.ply, kept, others)
+    return Plan(seat, cut, undone, game.ply, kept, others, answer)
 
 
 def restored(game: Game, cut: int) -> Game:
@@ -101,15 +128,17 @@ def restored(game: Game, cut: int) -> Game:
 
 
 def plan_job(row: GameRow, seat: int) -> Plan:
-    return plan_for(load(row, None), seat)
+    return plan_for(load(row, None), seat, bot_seats.seats_of(row.options))
 
 
 def takeback_action(
     seat: int, cut: int, by: int, row: GameRow, game: Game, now: float
 ) -> dict[str, Any]:
     """The accepted takeback, as an action of ``GameService._apply``: the game becomes the
-    restored one in place (the action protocol mutates the loaded game)."""
-    plan = plan_for(game, seat)
+    restored one in place (the action protocol mutates the loaded game), and the turn's
+    clock starts again (``NEW_TURN``: the asker's turn, even when it was already theirs
+    after the bot's answer)."""
+    plan = plan_for(game, seat, bot_seats.seats_of(row.options))
     if plan.cut != cut:
         raise ServiceError(LAPSED)
     back = restored(game, cut)
@@ -117,7 +146,7 @@ def takeback_action(
     vars(game).update(vars(back))
     data = {"asker": seat, "undone": list(plan.undone), "to_ply": plan.to_ply}
     event = GameEvent(TAKEBACK_ACCEPT, by, plan.ply, now, data=data)
-    return {"draw_offer_seat": None, "events": [event]}
+    return {"draw_offer_seat": None, "events": [event], NEW_TURN: True}
 
 
 # ---- the service's side --------------------------------------------------------------
@@ -161,6 +190,8 @@ class Takebacks:
         row = await self._game_row(game_id, guild_id)
         seat = require_player(row, user_id)
         plan = await self._workers.run(plan_job, row, seat)
+        if plan.answer and is_rated(row.options):
+            raise NotAllowed(RATED_BOT)
         history = await store.game_events(game_id)
         last = latest(history)
         if last is not None and last.version == row.version:
@@ -173,6 +204,7 @@ class Takebacks:
             "to_ply": plan.to_ply,
             "cut": plan.cut,
             "opponents": list(plan.opponents),
+            "answer": list(plan.answer),
         }
         event = GameEvent(TAKEBACK_ASK, seat, plan.ply, self._clock(), data=data)
         if not await store.add_game_events(game_id, row.version, [event]):
@@ -229,6 +261,9 @@ class Takebacks:
             board, _ = await self._apply(row, action)
         except StaleBoard:
             raise ServiceError(LAPSED) from None
-        moves = " ".join(undone)
-        note = f"Takeback accepted by <@{user_id}>: <@{view.asker}>'s `{moves}` undone."
-        return view, replace(board, note=note)
+        answer = tuple(request.data.get("answer", ()))
+        mine = " ".join(undone[: len(undone) - len(answer)])
+        note = f"Takeback accepted by <@{user_id}>: <@{view.asker}>'s `{mine}` undone"
+        if answer:
+            note += f", with <@{user_id}>'s answer `{' '.join(answer)}`"
+        return view, replace(board, note=note + ".")

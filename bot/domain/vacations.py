@@ -1,10 +1,14 @@
 """Vacations: a player's clocks wait in every game of theirs in a server (issue 16).
 
 Booking a vacation of N days (within the year's allowance, the server's setting) moves the
-deadlines of every turn of theirs already running by N days and marks those games paused
+deadlines of every turn of theirs still running by N days and marks those games paused
 until the vacation's end (``paused_until``); a turn that reaches them meanwhile starts its
-clock at the end (``clocks.new_turn``). Moving ends the vacation at once: the days not
-begun are given back and the paused games' deadlines move back by the part not taken.
+clock at the end (``clocks.new_turn``). A turn whose time has already run out is left as it
+is (issue 37): it stays claimable and still ends on time after the grace, so a vacation
+never rescues a lost turn. Moving ends the vacation at once: the days not begun are given
+back and the paused games' deadlines (only those the vacation moved or started: their
+``paused_until`` is its end) move back by the part not taken, which leaves each of them
+later than the moment of return.
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ class Vacations:
         if not booked:  # another click booked meanwhile
             raise clocks.ClockError("Your vacation changed meanwhile: look again.")
         for row in await self._my_turns(guild_id, user_id):
-            if row.claim_at is not None and not clocks.paused(row.paused_until, now):
+            if clocks.running(row.claim_at, now) and not clocks.paused(row.paused_until, now):
                 await self._store.shift_clock(row.id, row.version, until - now, until)
         return await self.status(guild_id, user_id, allowance)
 

@@ -231,10 +231,15 @@ def _with_rating(standing: Standing, mu: float, sigma: float) -> Standing:
     return Standing(**(values | {"mu": mu, "sigma": sigma}))
 
 
+def is_rated(options: Mapping[str, Any]) -> bool:
+    """Whether a game (or challenge) with these options is rated: unless ``"rated": false``."""
+    return options.get("rated", True) is not False
+
+
 def job_for(row: GameRow, game: Game, finished_at: float) -> RatingJob | None:
     """The rating job of a game that has just ended, or None when it is not rated
     (friendly, not over, the same person on two sides, nobody but the bot)."""
-    if game.outcome is None or row.options.get("rated", True) is False:
+    if game.outcome is None or not is_rated(row.options):
         return None
     levels = _bot_levels(row.options)
     sides: dict[int, list[Player]] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.domain import bot_seats
 from bot.domain.clocks import describe
 from bot.domain.service import ChallengeView
 
@@ -41,6 +42,9 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
         lines.append(f"The bot plays at level **{level}**.")
     if options.get("rated", True) is False:
         lines.append("Friendly game: not rated.")
+    timeout = bot_seats.timeout_line(options)
+    if timeout:
+        lines.append(timeout)
     if challenge.variants:
         lines.append(f"Variant: {', '.join(challenge.variants)}")
     if challenge.time:

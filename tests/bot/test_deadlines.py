@@ -97,7 +97,8 @@ async def test_a_one_hour_game_reminds_twice_then_offers_the_claim_then_times_ou
     result = shax_result(lambda game: game.claim_timeout(1))
     assert (out.kind, out.user_id, out.game_id) == ("timed_out", ALICE, board.game_id)
     assert out.text == (
-        f"<@{ALICE}> ran out of time in Shax #{board.game_id}: the game is over ({result})."
+        f"<@{ALICE}> ran out of time in Shax #{board.game_id} against <@{BOB}>:"
+        f" the game is over ({result})."
     )
     over = await service.board(board.game_id, GUILD, with_image=False)
     assert over.finished and over.result == result and over.clock is None
@@ -278,7 +279,8 @@ async def test_a_time_out_left_by_a_killed_process_is_ended_and_announced_once(
         [out] = [n for n in await other.tick() if n.kind == "timed_out"]
         result = shax_result(lambda game: game.claim_timeout(1))
         assert out.text == (
-            f"<@{ALICE}> ran out of time in Shax #{board.game_id}: the game is over ({result})."
+            f"<@{ALICE}> ran out of time in Shax #{board.game_id} against <@{BOB}>:"
+            f" the game is over ({result})."
         )
         clock.advance(LEASE_SECONDS + 1)
         assert await other.tick() == [] and await service.tick() == []

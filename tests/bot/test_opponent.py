@@ -16,7 +16,14 @@ import pytest
 
 from bot.config import Settings
 from bot.domain.opponent import Opponent, draw_accepted
-from bot.domain.service import BoardView, ChallengeView, GameService, NotAllowed, ServiceError
+from bot.domain.service import (
+    BoardView,
+    ChallengeView,
+    GameService,
+    NotAllowed,
+    ServiceError,
+    StaleBoard,
+)
 from bot.runtime.workers import Workers
 from bot.storage import open_store
 from bot.storage.rows import decode_state
@@ -476,6 +483,40 @@ async def test_nobody_reminds_the_bot_nor_offers_it_a_claim(service, clock):
     ]
 
 
+@pytest.mark.parametrize(
+    "options, said",
+    [
+        (
+            {},
+            "A turn left for 3 days (and 1 day of grace) loses the game on time, and it is rated.",
+        ),
+        ({"rated": False}, "A turn left for 3 days (and 1 day of grace) loses the game on time."),
+    ],
+)
+async def test_a_game_against_the_bot_left_without_a_move_is_lost_on_time_as_it_says(
+    service, store, clock, options, said
+):
+    start = clock.now
+    challenge = await challenge_bot(service, options=options)
+    assert dict(challenge.options)["time"] == 3 * DAY and dict(challenge.options)["grace"] == DAY
+    board = await service.accept_challenge(challenge.challenge_id, IDZEVA)
+    assert ("Time-out", said) in board.fields  # on the first board, once
+    moved = await service.move(board.game_id, ALICE, "a1", guild_id=GUILD)
+    assert "Time-out" not in dict(moved.fields)
+    await service.resign(board.game_id, ALICE, guild_id=GUILD)
+
+    left = await bot_game(service, options=options)  # Alice to move, and she never does
+    clock.now = start + 4 * DAY  # 3 days per move and a day of grace
+    [out] = [n for n in await service.tick() if n.kind == "timed_out"]
+    assert out.text == (
+        f"<@{ALICE}> ran out of time in Shax #{left.game_id} against <@{IDZEVA}>:"
+        " the game is over (Black wins: timeout)."
+    )
+    changes = await store.rating_changes(left.game_id)
+    rated = [(change.user_id, change.outcome) for change in changes]
+    assert rated == ([] if options else [(ALICE, "loss")])  # rated unless friendly
+
+
 async def test_a_move_for_a_finished_game_is_refused(service):
     board = await bot_game(service)
     await service.resign(board.game_id, ALICE, guild_id=GUILD)
@@ -606,3 +647,95 @@ async def test_the_bot_grants_a_takeback_in_a_friendly_game_only(
     await service.move(human.game_id, ALICE, "a1", guild_id=GUILD)
     request = await service.ask_takeback(human.game_id, ALICE, guild_id=GUILD)
     assert await opponent.answer_takeback(request, GUILD) is None
+
+
+async def test_a_takeback_against_the_bot_undoes_the_move_and_its_answer(
+    service, opponent, store, clock
+):
+    board = await bot_game(service, "shax", options={"rated": False})  # Alice plays White
+    start = (await store.get_game(board.game_id)).state
+    await service.move(board.game_id, ALICE, "a1", guild_id=GUILD)
+    clock.advance(HOUR)
+    answered = await opponent.step(board.game_id, GUILD)  # the bot answers at once
+    assert answered is not None and answered.to_move_user == ALICE
+    reply = answered.last_action
+    clock.advance(HOUR)
+
+    asked = await service.ask_takeback(board.game_id, ALICE, guild_id=GUILD)
+    assert (asked.answerers, asked.undone) == ((IDZEVA,), ("a1", reply))
+    answer, restored = await opponent.answer_takeback(asked, GUILD)
+    assert answer.status == "accepted" and restored is not None
+    assert restored.note == (
+        f"Takeback accepted by <@{IDZEVA}>: <@{ALICE}>'s `a1` undone,"
+        f" with <@{IDZEVA}>'s answer `{reply}`."
+    )
+    row = await store.get_game(board.game_id)
+    assert row.state == start and row.version == answered.version + 1
+    # Her turn, its clock started again at the takeback, as after any takeback.
+    assert restored.to_move_user == ALICE and not opponent.to_act(restored)
+    assert (row.turn_started_at, row.claim_at) == (clock.now, clock.now + 3 * DAY)
+    assert await opponent.step(board.game_id, GUILD) is None  # nothing for the bot to do
+    # A bot turn searched for a version before the takeback is not played onto this one.
+    with pytest.raises(StaleBoard):
+        await service.play_turn(
+            board.game_id, IDZEVA, [reply], guild_id=GUILD, expected_version=answered.version - 1
+        )
+    # The game goes on: she plays another placement, and the bot answers it.
+    await service.move(board.game_id, ALICE, "d2", guild_id=GUILD)
+    again = await opponent.step(board.game_id, GUILD)
+    assert again is not None and again.to_move_user == ALICE
+    log = load_game((await store.get_game(board.game_id)).state).log
+    assert log[0].move == "d2"
+    history = await service.history(board.game_id, GUILD)
+    assert history[:2] == [
+        "   (White asks for a takeback)",
+        f"   (Black accepts the takeback: White's a1 {reply} undone)",
+    ]
+
+
+async def test_a_rated_game_against_the_bot_refuses_the_takeback_of_an_answered_move(
+    service, opponent, store
+):
+    board = await bot_game(service, "shax")  # rated: the default
+    await service.move(board.game_id, ALICE, "a1", guild_id=GUILD)
+    await opponent.step(board.game_id, GUILD)
+    before = await store.get_game(board.game_id)
+    events = await store.game_events(board.game_id)
+    with pytest.raises(NotAllowed) as refused:
+        await service.ask_takeback(board.game_id, ALICE, guild_id=GUILD)
+    assert refused.value.message == (
+        "The bot has answered your move, and this game is rated: taking back a move with the"
+        " bot's answer is for friendly games (challenge the bot with rated:False)."
+    )
+    after = await store.get_game(board.game_id)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert await store.game_events(board.game_id) == events  # nothing asked
+
+
+async def test_a_takeback_against_the_bot_in_a_dice_game_keeps_the_players_roll(
+    service, opponent, store, roller
+):
+    board = await bot_game(service, kind="chebache", options={"rated": False})  # Alice: White
+    roller.queued += [(3, 2), (4, 1)]
+    await service.roll(board.game_id, ALICE, guild_id=GUILD)
+    after_roll = (await store.get_game(board.game_id)).state
+    mine = []
+    while (await service.board(board.game_id, GUILD, with_image=False)).to_move_user == ALICE:
+        move = sorted(await service.legal_moves(board.game_id, GUILD))[0]
+        mine.append(move)
+        await service.move(board.game_id, ALICE, move, guild_id=GUILD)
+    answered = await opponent.step(board.game_id, GUILD)  # the bot rolls 4 1 and moves
+    assert answered is not None and answered.to_move_user == ALICE and answered.dice_needed
+    theirs = [e.move for e in load_game((await store.get_game(board.game_id)).state).log]
+    theirs = [move for move in theirs[len(mine) + 2 :] if move is not None]
+    assert theirs  # the bot moved after its roll
+    rolls = len(roller.calls)
+
+    asked = await service.ask_takeback(board.game_id, ALICE, guild_id=GUILD)
+    assert asked.undone == (*mine, *theirs)
+    _, restored = await opponent.answer_takeback(asked, GUILD)
+    assert (await store.get_game(board.game_id)).state == after_roll  # her dice, unrolled
+    assert restored.to_move_user == ALICE and restored.dice_needed is None
+    assert len(roller.calls) == rolls  # no die was rolled again
+    with pytest.raises(NotAllowed, match="No roll is due"):
+        await service.roll(board.game_id, ALICE, guild_id=GUILD)

@@ -11,6 +11,8 @@ import asyncio
 
 import pytest
 
+from bot.config import Settings
+from bot.domain import bot_seats
 from bot.domain.service import (
     BoardView,
     ChallengeView,
@@ -35,9 +37,11 @@ from .conftest import (
     HOUR,
     OTHER_GUILD,
     START,
+    fake_renderer,
     in_thread,
     raw_sql,
 )
+from .test_opponent import IDZEVA
 
 DAVE = 1_234_567_890_123_456_784
 
@@ -185,6 +189,64 @@ async def test_only_the_players_of_a_finished_game_ask_for_its_rematch(service, 
     active = await service.accept_challenge(created.challenge_id, BOB)
     with pytest.raises(NotAllowed, match="not over yet"):
         await service.rematch(active.game_id, ALICE, guild_id=GUILD)
+
+
+async def test_a_rematch_is_a_challenge_the_server_settings_may_refuse(service, store, clock):
+    old = await finished_game(service, clock, options={"time": 3600})
+    other_channel = CHANNEL + 1
+    await service.change_server_settings(GUILD, CAROL, manager=True, disable="shax")
+    with pytest.raises(NotAllowed, match=r"^Shax is turned off in this server\.$"):
+        await service.rematch(old.game_id, ALICE, guild_id=GUILD)
+    await service.change_server_settings(
+        GUILD, CAROL, manager=True, enable="shax", allow_channel=other_channel
+    )
+    with pytest.raises(NotAllowed, match=rf"^Challenges are made in <#{other_channel}>"):
+        await service.rematch(old.game_id, BOB, guild_id=GUILD)
+    assert await store.rematch_of(old.game_id) is None  # nothing was made
+    # Allowed again, the rematch takes the server's clock as any new challenge does.
+    await service.change_server_settings(
+        GUILD, CAROL, manager=True, allow_channel=CHANNEL, grace=6 * 3600
+    )
+    asked = await service.rematch(old.game_id, ALICE, guild_id=GUILD)
+    assert dict(asked.options) == {"time": 3600, "grace": 6 * 3600}
+
+
+async def test_a_rematch_with_the_bot_keeps_its_level_and_needs_the_bot(store, clock, roller):
+    bot = IDZEVA
+    service = GameService(
+        store,
+        settings=Settings(),
+        clock=clock,
+        roller=roller,
+        renderer=fake_renderer,
+        bot_user_id=bot,
+    )
+    old = await finished_game(
+        service,
+        clock,
+        challenger=BOB,
+        opponent_id=bot,
+        bots=[bot],
+        first="me",
+        options={"level": "hard"},
+    )
+    asked = await service.rematch(old.game_id, BOB, guild_id=GUILD)
+    assert dict(asked.options)["bot_levels"] == {"0": "hard"} and "level" not in dict(asked.options)
+    await service.decline_challenge(asked.challenge_id, BOB)
+    no_bot = GameService(
+        store, settings=Settings(), clock=clock, roller=roller, renderer=fake_renderer
+    )
+    with pytest.raises(NotAllowed, match="Bots cannot play"):  # the bot plays no more here
+        await no_bot.rematch(old.game_id, BOB, guild_id=GUILD)
+    assert await store.rematch_of(old.game_id) is None  # nothing new was made
+
+
+def test_a_rematch_with_a_level_no_longer_offered_is_refused():
+    bot = IDZEVA
+    carried = {"bot_levels": {"1": "hard"}}
+    assert bot_seats.check_challenge(bot, [bot], [bot], carried) == carried  # no default added
+    with pytest.raises(ValueError, match="The level must be one of"):
+        bot_seats.check_challenge(bot, [bot], [bot], {"bot_levels": {"1": "grandmaster"}})
 
 
 async def test_one_rematch_at_a_time(service, clock):

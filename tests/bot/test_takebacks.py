@@ -323,6 +323,71 @@ async def test_the_record_holds_times_draw_offers_and_takebacks(service, clock):
     )
 
 
+async def test_the_history_shows_draw_offers_and_takebacks_in_order(service):
+    board = await start_game(service)
+    game_id = board.game_id
+    await play(service, game_id, ["c3", "f6"])
+    await service.offer_draw(game_id, ALICE, guild_id=GUILD)
+    await service.answer_draw(game_id, BOB, False, guild_id=GUILD)
+    await service.move(game_id, ALICE, "c4", guild_id=GUILD)
+    await ask_and_accept(service, game_id, ALICE, BOB)
+    await service.move(game_id, ALICE, "c5", guild_id=GUILD)
+    await service.move(game_id, BOB, "e4", guild_id=GUILD)
+    asked = await service.ask_takeback(game_id, BOB, guild_id=GUILD)
+    await service.answer_takeback(game_id, ALICE, False, guild_id=GUILD, version=asked.version)
+    await service.offer_draw(game_id, ALICE, guild_id=GUILD)  # still unanswered
+    assert await service.history(game_id, GUILD) == [
+        "1. White c3",
+        "2. Black f6",
+        "   (White offers a draw)",
+        "   (Black declines the draw)",
+        "   (White asks for a takeback)",
+        "   (Black accepts the takeback: White's c4 undone)",
+        "3. White c5",
+        "4. Black e4",
+        "   (Black asks for a takeback)",
+        "   (White declines the takeback)",
+        "   (White offers a draw)",
+    ]
+    await service.answer_draw(game_id, BOB, True, guild_id=GUILD)
+    history = await service.history(game_id, GUILD)
+    assert history[-2:] == ["   (Black accepts the draw)", "Draw: agreed by both players"]
+
+
+async def test_the_history_of_a_dice_game_shows_a_takeback_after_its_turn(service, dice):
+    board = await start_game(service, kind="chebache")
+    game_id = board.game_id
+    dice.queued += [(3, 2), (1, 1)]
+    await service.roll(game_id, ALICE, guild_id=GUILD)
+    while (await service.board(game_id, GUILD, with_image=False)).to_move_user == ALICE:
+        move = sorted(await service.legal_moves(game_id, GUILD))[0]
+        await service.move(game_id, ALICE, move, guild_id=GUILD)
+    played = await service.history(game_id, GUILD)
+    await ask_and_accept(service, game_id, ALICE, BOB)
+    assert await service.history(game_id, GUILD) == [  # the turn is at its roll again
+        "   (White asks for a takeback)",
+        f"   (Black accepts the takeback: White's {' '.join(played_moves(played))} undone)",
+    ]
+    while (await service.board(game_id, GUILD, with_image=False)).to_move_user == ALICE:
+        move = sorted(await service.legal_moves(game_id, GUILD))[0]
+        await service.move(game_id, ALICE, move, guild_id=GUILD)
+    await service.roll(game_id, BOB, guild_id=GUILD)
+    move = sorted(await service.legal_moves(game_id, GUILD))[0]
+    await service.move(game_id, BOB, move, guild_id=GUILD)
+    history = await service.history(game_id, GUILD)
+    assert history[0] == played[0]  # the same turn played again, then what happened in it
+    assert history[1:3] == [
+        "   (White asks for a takeback)",
+        f"   (Black accepts the takeback: White's {' '.join(played_moves(played))} undone)",
+    ]
+    assert history[3].startswith("2B: [1 1]") and len(history) == 4
+
+
+def played_moves(history: list[str]) -> list[str]:
+    """The moves of Chebache's first turn line, ``1W: [3 2]; S/3, S/2; 2^4``."""
+    return [m.strip() for part in history[0].split("; ")[1:] for m in part.split(",")]
+
+
 async def test_sachidjun_four_players_the_other_side_answers(service, dice):
     created = await service.create_challenge(
         guild_id=GUILD,

@@ -5,7 +5,7 @@ import pytest
 
 from bot.domain.service import NotAllowed, ServiceError
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, OTHER_GUILD
+from .conftest import ALICE, BOB, CAROL, CHANNEL, DAY, GUILD, HOUR, OTHER_GUILD
 
 TIME = 2 * DAY
 
@@ -121,3 +121,54 @@ async def test_the_allowance_is_per_calendar_year(service, clock):
     status = await service.vacation(GUILD, ALICE)
     assert (status.year, status.used, status.until) == (2027, 0, None)
     assert (await service.start_vacation(GUILD, ALICE, 30)).left == 0
+
+
+async def test_a_vacation_does_not_rescue_a_turn_already_out_of_time(service, store, clock):
+    t0 = clock.now
+    late = await game(service, BOB, ALICE)  # Bob to move, Alice waits
+    clock.now = t0 + TIME + HOUR  # Bob's time ran out an hour ago
+    assert ("claimable", late) in {(n.kind, n.game_id) for n in await service.tick()}
+
+    status = await service.start_vacation(GUILD, BOB, 1)
+    assert status.until == t0 + TIME + HOUR + DAY
+    assert await deadlines(store, late) == (t0 + TIME, None)  # not moved, not paused
+    assert await service.vacation_notices(GUILD, BOB) == []  # no clock of his waits
+    board = await service.claim_timeout(late, ALICE, guild_id=GUILD)
+    assert board.finished
+
+
+async def test_an_expired_turn_still_times_out_after_the_grace_during_a_vacation(
+    service, store, clock
+):
+    t0 = clock.now
+    late = await game(service, BOB, ALICE)
+    running = await game(service, BOB, CAROL)
+    clock.now = t0 + TIME - HOUR  # the running game's turn has an hour left ...
+    await service.move(running, BOB, "d2", guild_id=GUILD)
+    clock.now = t0 + TIME + HOUR  # ... the late one ran out an hour ago
+    await service.start_vacation(GUILD, BOB, 1)
+    clock.now = t0 + TIME + DAY  # time and grace (a day) are out: the game ends on time
+    timed_out = [n for n in await service.tick() if n.kind == "timed_out"]
+    assert [(n.game_id, n.user_id) for n in timed_out] == [(late, BOB)]
+    assert (await service.board(late, GUILD, with_image=False)).finished
+
+
+async def test_ending_a_vacation_early_moves_back_only_what_it_moved(service, store, clock):
+    t0 = clock.now
+    late = await game(service, BOB, ALICE)  # Bob's time runs out at t0 + 2 days
+    running = await game(service, ALICE, BOB)
+    clock.now = t0 + DAY
+    await service.move(running, ALICE, "d2", guild_id=GUILD)  # Bob's turn until t0 + 3 days
+    clock.now = t0 + TIME + HOUR  # the late turn ran out; the running one has 23 hours left
+    await service.start_vacation(GUILD, BOB, 3)  # until t0 + 5 days + 1 hour
+    assert await deadlines(store, running) == (t0 + 6 * DAY, t0 + 5 * DAY + HOUR)
+    assert await deadlines(store, late) == (t0 + TIME, None)
+
+    clock.now = t0 + TIME + 2 * HOUR  # back after an hour: 2 whole days given back
+    status = await service.start_vacation(GUILD, BOB, 0)
+    assert (status.used, status.until) == (1, None)
+    assert await deadlines(store, running) == (t0 + 3 * DAY + HOUR, None)  # the hour away
+    assert await deadlines(store, late) == (t0 + TIME, None)  # untouched, still claimable
+    assert (await service.claim_timeout(late, ALICE, guild_id=GUILD)).finished
+    with pytest.raises(NotAllowed, match="You can claim a win by timeout"):
+        await service.claim_timeout(running, ALICE, guild_id=GUILD)

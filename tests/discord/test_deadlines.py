@@ -86,9 +86,10 @@ async def test_a_one_hour_game_reminds_offers_the_claim_and_ends_on_time(world):
     await tick_to(w, start + HOUR + DAY)
     over = latest_board(thread)
     assert over.content == (
-        f"{w.alice.mention} ran out of time in Shax #1: the game is over (Black wins: timeout)."
-    )
-    assert sent_mentions(w.env, over.content) == [[w.alice.id]]
+        f"{w.alice.mention} ran out of time in Shax #1 against {w.bob.mention}:"
+        " the game is over (Black wins: timeout)."
+    )  # both players are mentioned, and pinged, as in every other ending
+    assert sent_mentions(w.env, over.content) == [sorted([w.alice.id, w.bob.id])]
     assert labels(over) == ["Rematch"] and footer(over) == "Game 1 · version 2"
     assert "**Black wins: timeout**" in description(over)
     assert field_value(over, "Clock") is None

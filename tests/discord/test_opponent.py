@@ -71,6 +71,9 @@ async def test_a_whole_shax_game_against_the_bot_with_a_restart_while_it_is_to_m
     assert version(first) == 1 and first.content == f"{w.alice.mention}, your turn."
     assert field_value(first, "White").split("\n")[0] == w.alice.mention
     assert field_value(first, "Black").split("\n")[0] == f"{idzeva.mention} (bot, easy)"
+    # Left without a move, the game is lost on time, rated: the challenge and board say so.
+    lost = "A turn left for 3 days (and 1 day of grace) loses the game on time, and it is rated."
+    assert lost in text.split("\n") and field_value(first, "Time-out") == lost
 
     rng = random.Random(2)
     shown = [first]  # every board, in the order posted
@@ -240,3 +243,53 @@ async def test_in_a_friendly_game_the_bot_accepts_a_draw_in_an_even_position(wor
     final = thread.history()[-1]
     assert final.content == "Game over: Draw: agreed by both players"
     assert final.embeds and labels(current(thread, board)) == []
+
+
+async def test_a_takeback_against_the_bot_undoes_the_move_and_its_answer(world):
+    w = world
+    idzeva = the_bot(w)
+    result = await w.alice.slash(
+        w.channel, "shax challenge", opponent=idzeva, first="me", level="easy", rated=False
+    )
+    thread = thread_of(w, result.response)
+    [first] = boards(thread)
+    await w.alice.slash(thread, "shax move", move="a1")
+    mine, reply = boards(thread)[1:]
+    assert version(reply) == 3 and reply.content == f"{w.alice.mention}, your turn."
+    [answer] = MOVE.findall(description(reply).split("Last move: ")[1])
+
+    await w.alice.click(reply, label="Takeback")
+    [request] = [m for m in thread.history() if m.content.startswith("Takeback of")]
+    assert request.content == f"Takeback of `a1 {answer}` accepted by {idzeva.mention}."
+    assert labels(request) == []
+    restored = boards(thread)[-1]
+    assert version(restored) == 4 and len(boards(thread)) == 4  # and the bot did not answer
+    assert restored.content == f"{w.alice.mention}, your turn."
+    assert (
+        f"Takeback accepted by {idzeva.mention}: {w.alice.mention}'s `a1` undone,"
+        f" with {idzeva.mention}'s answer `{answer}`."
+    ) in description(restored)
+    assert labels(current(thread, reply)) == []  # the undone board gave its buttons up
+    # She plays on from the start, and the bot answers her new move.
+    await w.alice.slash(thread, "shax move", move="d2")
+    assert [version(m) for m in boards(thread)] == [1, 2, 3, 4, 5, 6]
+    history = refused(await w.alice.slash(thread, "game history"))
+    assert "(White asks for a takeback)" in history
+    assert f"(Black accepts the takeback: White's a1 {answer} undone)" in history
+
+
+async def test_a_rated_game_against_the_bot_refuses_the_takeback_privately(world):
+    w = world
+    idzeva = the_bot(w)
+    result = await w.alice.slash(w.channel, "shax challenge", opponent=idzeva, first="me")
+    thread = thread_of(w, result.response)
+    await w.alice.slash(thread, "shax move", move="a1")
+    reply = boards(thread)[-1]
+    posted = len(thread.history())
+    said = refused(await w.alice.slash(thread, "game takeback"))
+    assert said == (
+        "The bot has answered your move, and this game is rated: taking back a move with the"
+        " bot's answer is for friendly games (challenge the bot with rated:False)."
+    )
+    refused(await w.alice.click(reply, label="Takeback"), "this game is rated")
+    assert len(thread.history()) == posted and labels(current(thread, reply)) == BOARD_BUTTONS

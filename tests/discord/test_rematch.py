@@ -26,6 +26,7 @@ from .helpers import (
     start_game,
     updated,
 )
+from .test_settings import manager, shown
 
 
 async def finish(w, match) -> None:
@@ -78,6 +79,27 @@ async def test_rematch_from_the_final_board_with_the_sides_swapped(world):
         f"Rematch of game #1, sides swapped: {w.bob.mention} White, {w.alice.mention} Black"
     )
     refused(await w.alice.click(final, label="Rematch"), "already rematched: game #2")
+
+
+async def test_a_rematch_is_refused_where_a_challenge_would_be_and_changes_nothing(world):
+    w = world
+    match = await start_game(w)
+    await finish(w, match)
+    final = latest_board(match.where)
+    dana = manager(w)
+    other = w.guild.create_text_channel("other")
+    shown(await dana.slash(w.channel, "idzeva settings", disable="shax", allow_channel=other))
+    before = len(w.channel.history()), len(other.history())
+
+    said = refused(await w.bob.click(final, label="Rematch"), "Shax is turned off in this server.")
+    assert said == "Shax is turned off in this server."
+    shown(await dana.slash(w.channel, "idzeva settings", enable="shax"))
+    said = refused(await w.alice.click(final, label="Rematch"), "Challenges are made in")
+    assert said == f"Challenges are made in <#{other.id}> in this server."
+    assert (len(w.channel.history()), len(other.history())) == before  # nothing posted
+    assert labels(current(match.where, final)) == ["Rematch"]
+    shown(await dana.slash(w.channel, "idzeva settings", any_channel=True))
+    refused(await w.alice.click(final, label="Rematch"), "Rematch sent")  # allowed again
 
 
 async def test_the_rematch_button_survives_a_restart_and_stops_after_the_timeout(world):

@@ -91,7 +91,10 @@ async def test_takeback_button_asks_and_the_opponent_accepts(world):
         match.engine.push(move)
     await play(match, ["d7"])  # the game goes on from the restored position
     history = refused(await w.bob.slash(match.where, "game history"))
-    assert history.endswith("1. White c3\n2. Black f6\n3. White d7\n```")
+    assert history.endswith(  # the takeback too, in its place (issue 37)
+        "1. White c3\n2. Black f6\n   (White asks for a takeback)\n"
+        "   (Black accepts the takeback: White's c4 undone)\n3. White d7\n```"
+    )
 
 
 async def test_takeback_command_declined_across_a_restart(world):
