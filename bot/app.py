@@ -233,14 +233,23 @@ def command_tree_hash(
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
-def run_bot() -> int:
+def settings_with_token() -> Settings | None:
+    """The settings from the environment, or None after saying on stderr what is wrong
+    with them (a bad value, or no token)."""
     try:
         settings = Settings.from_env()
     except ValueError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
-        return 1
+        return None
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
+        return None
+    return settings
+
+
+def run_bot() -> int:
+    settings = settings_with_token()
+    if settings is None:
         return 1
     try:
         # Before connecting to Discord: a database the bot cannot use stops it here, with
@@ -257,13 +266,8 @@ def run_bot() -> int:
 def sync_now() -> int:
     """``idzeva sync``: log in (no gateway), send the command tree to Discord whatever its
     hash says, record the hash, log out."""
-    try:
-        settings = Settings.from_env()
-    except ValueError as error:
-        print(f"Configuration error: {error}", file=sys.stderr)
-        return 1
-    if not settings.token:
-        print(NO_TOKEN_HELP, file=sys.stderr)
+    settings = settings_with_token()
+    if settings is None:
         return 1
 
     async def sync() -> None:
