@@ -25,8 +25,17 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Test files in parallel (pytest-xdist): one worker per core, each with its own PostgreSQL
+# (tests/pg.py). About half of one process's time is spent waiting (threads, subprocesses,
+# the database), so two workers keep both cores of CI's machine busy. TEST_WORKERS=0: one process.
+TEST_WORKERS ?= auto
+
+# Bytecode cached (__pycache__, ignored by git) even where the environment says not to: the
+# workers, the bot processes and the process pools the tests start would otherwise each compile
+# the same sources again (an empty value is "unset" to Python).
+test: export PYTHONDONTWRITEBYTECODE :=
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 run: $(STAMP)
 	$(BIN)/idzeva run

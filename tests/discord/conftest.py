@@ -139,6 +139,27 @@ def world(simcord_env, clock, make_bot):
 SETTLE_TIMEOUT_S = 30.0
 
 
+# How often SimCord looks again while the bot still has work it does not count as idle (its
+# default: every 50 ms). A view with a timeout that the bot sent (a picker, a confirmation)
+# keeps a task that SimCord counts as idle only on its second look, so every later action
+# waited the whole interval once: 488 times 50 ms in the hostile-input test alone (24 of its
+# 35 s, with the machine idle). Looking more often changes nothing of when the bot is idle.
+SETTLE_POLL_S = 0.005
+
+
+@pytest.fixture(autouse=True)
+def quick_settle_polls(monkeypatch):
+    """SimCord's settling, polled every ``SETTLE_POLL_S``: the interval has no public setting
+    (``Env.settle(idle=...)`` only for a test's own settle, not the one after each action).
+    Fails, rather than going on slowly, if SimCord renames the method."""
+    settle = simcord.Env._settle_internal
+
+    async def polled_often(self, *, idle: float = SETTLE_POLL_S, **options):
+        return await settle(self, idle=min(idle, SETTLE_POLL_S), **options)
+
+    monkeypatch.setattr(simcord.Env, "_settle_internal", polled_often)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "discord" in item.path.parts and item.get_closest_marker("simcord") is None:
