@@ -9,7 +9,6 @@ from pathlib import Path
 
 HOUR = 3600.0
 DAY = 24 * HOUR
-DEFAULT_DOCS_URL = "https://github.com/idzeva/idzeva/tree/main/docs/rules"
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -60,7 +59,8 @@ class Settings:
     challenge_ttl: float = 24 * HOUR
     # The time per move of a game whose challenge and server chose none (IDZEVA_CLAIM_DAYS).
     claim_after: float = 3 * DAY
-    docs_url: str = DEFAULT_DOCS_URL
+    # Where the full rules pages are published (IDZEVA_DOCS_URL); "": none, no link.
+    docs_url: str = ""
     # Worker processes for engine work and rendering: None, one per core; 0, a thread.
     workers: int | None = None
     # Post the animated GIF of each game when it ends (IDZEVA_GAME_GIFS=0 turns it off).
@@ -87,7 +87,7 @@ class Settings:
             dev_guild=_optional_int(env, "IDZEVA_DEV_GUILD"),
             challenge_ttl=_duration(env, "IDZEVA_CHALLENGE_HOURS", HOUR, cls.challenge_ttl),
             claim_after=_duration(env, "IDZEVA_CLAIM_DAYS", DAY, cls.claim_after),
-            docs_url=env.get("IDZEVA_DOCS_URL", "").strip() or DEFAULT_DOCS_URL,
+            docs_url=env.get("IDZEVA_DOCS_URL", "").strip(),
             workers=_workers(env),
             game_gifs=env.get("IDZEVA_GAME_GIFS", "1").strip().lower() not in ("0", "no", "off"),
             **_shards(env),

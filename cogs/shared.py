@@ -16,6 +16,7 @@ from games import GAMES
 
 from . import notify as notify_flow
 from . import play, replay, standings
+from . import rules as rules_flow
 from . import takeback as takeback_flow
 from .autocomplete import game_autocomplete
 from .common.answers import acknowledge, answer_error, refuse, tell_with
@@ -193,14 +194,19 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
             for notice in await svc.vacation_notices(guild, interaction.user.id):
                 await tell_opponents(client_of(interaction), notice)
 
-    @app_commands.command(description="The rules of a game, in short")
+    @app_commands.command(description="The rules of a game, a section at a time")
+    @app_commands.describe(game="The game", section="Open at this section (default: the summary)")
     @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        cls = GAMES[game]
-        docs = client_of(interaction).settings.docs_url.rstrip("/")
-        embed = discord.Embed(title=f"{cls.title}: rules", description=cls.rules_summary)
-        embed.add_field(name="Full rules", value=f"{docs}/{cls.key}.md", inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+    async def rules(
+        self, interaction: discord.Interaction, game: str, section: str | None = None
+    ) -> None:
+        await rules_flow.show(interaction, game, section)
+
+    @rules.autocomplete("section")
+    async def section_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return rules_flow.section_choices(getattr(interaction.namespace, "game", None), current)
 
     @app_commands.command(description="A player's results and rating, with a chart")
     @app_commands.describe(user="Whose (default: yours)", game="One game (default: all)")
@@ -234,5 +240,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(replay.ReplayButton, takeback_flow.TakebackAnswerButton)
+    bot.add_dynamic_items(
+        replay.ReplayButton, takeback_flow.TakebackAnswerButton, rules_flow.RulesButton
+    )
     await bot.add_cog(SharedCog(bot))

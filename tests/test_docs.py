@@ -11,7 +11,12 @@ from bench.arena import BEGIN, END, generated, read_lines, summary, verdict, wit
 from search.arena import Tally, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    ROOT / "docs" / "rules" / "README.md",
+    *sorted((ROOT / "bot" / "domain" / "rules").glob("*.md")),  # the rules pages
+]
 ARENA_DATA = ROOT / "docs" / "data" / "arena.jsonl"
 BOT_PAGE = ROOT / "docs" / "bot.md"
 # [text](target) and <img src="target">; a target with a scheme (https:, mailto:) is not ours.

@@ -8,6 +8,7 @@ idzeva best  GAME [--level L] [--seed S] [--variant V]... [--dice A,B]... [--pos
              [MOVE ...]
 idzeva arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seed S]
 idzeva replay RECORD [--ply N] [--png FILE | --gif FILE]
+idzeva rules GAME [SECTION]
 idzeva run
 """
 
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.cli.options import GAMES_BOUNDS, ITERATIONS_BOUNDS, OneLineParser
+from bot.domain.rules_pages import UnknownSection, section_text
 from games import GAMES, Game, IllegalMove, game_class, load_game
 from games.record import GameRecord, RecordError, is_record, load_record, record_from_game
 from games.record import text_record as record_text
@@ -139,6 +141,10 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     images.add_argument("--png", metavar="FILE", help="write the board at ply N here")
     images.add_argument("--gif", metavar="FILE", help="write the whole game as a GIF here")
 
+    rules = OneLineParser(prog="idzeva rules", description="a game's rules, or one section")
+    rules.add_argument("game")
+    rules.add_argument("section", nargs="?", help="a heading of the rules page (default: all)")
+
     run = OneLineParser(prog="idzeva run", description="start the Discord bot")
     sync = OneLineParser(
         prog="idzeva sync",
@@ -160,6 +166,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
         "best": best,
         "arena": arena,
         "replay": replay,
+        "rules": rules,
         "run": run,
         "sync": sync,
         "migrate-db": migrate,
@@ -182,6 +189,7 @@ commands:
                                    bot against bot (levels: easy normal hard random)
   replay RECORD [--ply N] [--png FILE | --gif FILE]
                                    a game record at any ply, or as an animated GIF
+  rules GAME [SECTION]             the rules of a game, or one section of them
   run                              start the Discord bot (token from .env)
   sync                             send the slash commands to Discord now
   migrate-db --from SQLITE_PATH --to POSTGRES_URL
@@ -819,6 +827,22 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+NAME_LIMIT = 100  # characters of a game or section name: no heading is longer
+
+
+def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
+    if len(args.game) > NAME_LIMIT or len(args.section or "") > NAME_LIMIT:
+        raise CliError(f"a game or section name has at most {NAME_LIMIT} characters")
+    try:
+        game = game_class(args.game).key
+        out.write(section_text(game, args.section))
+    except KeyError as error:
+        raise CliError(str(error.args[0])) from None
+    except UnknownSection as error:
+        raise CliError(f"{error}; its sections: {', '.join(error.sections)}") from None
+    return 0
+
+
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     from bot.app import run_bot
 
@@ -860,6 +884,7 @@ COMMANDS = {
     "best": cmd_best,
     "arena": cmd_arena,
     "replay": cmd_replay,
+    "rules": cmd_rules,
     "run": cmd_run,
     "sync": cmd_sync,
     "migrate-db": cmd_migrate_db,

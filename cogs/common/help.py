@@ -58,7 +58,7 @@ def help_text(client: IdzevaClient) -> str:
             f"`/<game> move` (e.g. `{move}`) plays a move: start typing to see the legal ones. "
             "The board's buttons roll, offer a draw, take back or resign.",
             "`/game board` shows a game's board, and `/game list` your games here.",
-            "`/game rules` tells a game's rules in short, with a link to the full rules.",
+            "`/game rules` shows a game's rules, a section at a time (a summary first).",
             "",
             "**Rules and lessons**",
             "`/game rules` for each game's rules"

@@ -2,7 +2,7 @@ import dataclasses
 
 import pytest
 
-from bot.config import DEFAULT_DOCS_URL, Settings, load_dotenv, parse_dotenv
+from bot.config import Settings, load_dotenv, parse_dotenv
 
 
 def test_parse_dotenv_handles_comments_quotes_and_export():
@@ -35,7 +35,7 @@ def test_missing_env_file_gives_defaults(tmp_path):
     assert settings.dev_guild is None
     assert settings.challenge_ttl == 24 * 3600
     assert settings.claim_after == 3 * 24 * 3600  # the time per move, unless chosen
-    assert settings.docs_url == DEFAULT_DOCS_URL
+    assert settings.docs_url == ""  # no published rules pages: no link
     assert settings.workers is None  # one worker process per core
     assert settings.bot_iterations is None  # the bot opponent thinks for its level's time
 

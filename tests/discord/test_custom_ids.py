@@ -24,6 +24,7 @@ from cogs.common.game_buttons import (
     RollButton,
 )
 from cogs.replay import ReplayButton
+from cogs.rules import RulesButton
 from cogs.takeback import TakebackAnswerButton
 
 BUTTONS = [
@@ -51,9 +52,28 @@ BUTTONS = [
     ),
     (ReplayButton(12, 99, 40, "next"), "idz:rp:12:99:40:next", "▶", discord.ButtonStyle.secondary),
     (HelpButton(), "idz:help", "Help", discord.ButtonStyle.secondary),
+    (RulesButton("shax", 3, "next"), "idz:ru:shax:3:next", "Next ▶", discord.ButtonStyle.secondary),
+    (
+        RulesButton("jikaida", 0, "back"),
+        "idz:ru:jikaida:0:back",
+        "◀ Previous",
+        discord.ButtonStyle.secondary,
+    ),
 ]
 
-FIELDS = ("challenge_id", "game_id", "version", "user_id", "ply", "action", "move", "answer")
+FIELDS = (
+    "challenge_id",
+    "game_id",
+    "version",
+    "user_id",
+    "ply",
+    "action",
+    "move",
+    "answer",
+    "game",
+    "page",
+    "step",
+)
 
 
 def fields(button: PersistentButton) -> dict:
@@ -62,7 +82,7 @@ def fields(button: PersistentButton) -> dict:
 
 def rebuilt(custom_id: str) -> PersistentButton:
     """The button discord.py makes of a click on ``custom_id`` after a restart."""
-    for cls in (*DYNAMIC_ITEMS, TakebackAnswerButton, ReplayButton):
+    for cls in (*DYNAMIC_ITEMS, TakebackAnswerButton, ReplayButton, RulesButton):
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match:
             return asyncio.run(cls.from_custom_id(None, None, match))

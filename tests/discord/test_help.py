@@ -29,7 +29,7 @@ def expected_help(bot_id: int) -> str:
         "`/<game> move` (e.g. `/shax move`) plays a move: start typing to see the legal ones. "
         "The board's buttons roll, offer a draw, take back or resign.\n"
         "`/game board` shows a game's board, and `/game list` your games here.\n"
-        "`/game rules` tells a game's rules in short, with a link to the full rules.\n"
+        "`/game rules` shows a game's rules, a section at a time (a summary first).\n"
         "\n**Rules and lessons**\n"
         "`/game rules` for each game's rules; lessons are coming."
     )

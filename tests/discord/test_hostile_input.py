@@ -18,9 +18,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.domain.rules_pages import rules_pages
 from cogs.common.answers import SORRY
+from cogs.common.buttons import single_button_view
+from cogs.rules import NO_PAGE, RulesButton
+from games import GAMES
 
-from .helpers import answer, challenge, updated
+from .helpers import answer, challenge, refused, updated
 
 HOSTILE = [  # no "": Discord sends no empty option (it leaves the option out)
     " ",
@@ -185,4 +189,26 @@ async def test_the_help_button_answers_anyone_privately_and_changes_nothing(worl
         said = answer(await clicker.click(message, label="Help"))
         assert said.ephemeral and SORRY not in (said.content or ""), said
         assert said.embeds and said.embeds[0].title, said
+    assert database(db_path) == before
+
+
+async def test_rules_buttons_with_any_page_answer_privately_and_change_nothing(world, db_path):
+    """The rules' Previous / Next carry their page: the first and last page of every game
+    show it; the pages that are none (past the end, the largest the custom id can spell) are
+    refused privately."""
+    w = world
+    await start_every_kind(w)
+    before = database(db_path)
+    bot_channel = w.env.bot.get_channel(w.channel.id)
+    for game in GAMES:
+        last = len(rules_pages(game)) - 1
+        for page in (0, last, last + 1, 999_999):
+            forged = await bot_channel.send(
+                view=single_button_view(RulesButton(game, page, "next"))
+            )
+            result = await w.carol.click(forged, label="Next ▶")
+            if page <= last:  # the page itself, in place
+                assert result.response.embeds[0].footer.text == f"{page + 1} / {last + 1}"
+            else:
+                assert refused(result) == NO_PAGE, (game, page)
     assert database(db_path) == before
