@@ -16,6 +16,11 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def shown_name(name: str) -> str:
+    """A display name as text of a message: its Markdown and mentions shown, not acted on."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
 def team_names(users: tuple[int, ...]) -> str:
     return " and ".join(mention(user) for user in users)
 
