@@ -1,20 +1,17 @@
-"""Players' names (issue 37): each act on the bot in a server keeps the player's display name
-there, for game records and leaderboards (``bot/domain/names.py``).
+"""Players' names (issue 37): a challenge, an accept (``cogs/challenge_flow.py``) and then
+each act on the bot in a server keep the player's display name there, for game records and
+leaderboards (``bot/domain/names.py``). A bystander's name is not kept.
 
-Every command, button or form counts (typing, which asks for autocompletion, does not). The
+Every command, button or form is an act (typing, which asks for autocompletion, is not). The
 name is kept beside the act, never in its way: a name that cannot be kept is logged.
 """
 
 from __future__ import annotations
 
-import logging
-
 import discord
 from discord.ext import commands
 
-from .common.client import service
-
-log = logging.getLogger(__name__)
+from .common.names import keep_name
 
 ACTS = (
     discord.InteractionType.application_command,
@@ -29,17 +26,8 @@ class NamesCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        if interaction.type not in ACTS or interaction.guild_id is None:
-            return
-        if not isinstance(interaction.user, discord.Member):
-            return
-        user = interaction.user
-        try:
-            await service(interaction).remember_name(
-                interaction.guild_id, user.id, user.display_name
-            )
-        except Exception:
-            log.exception("the name of %s in server %s was not kept", user.id, interaction.guild_id)
+        if interaction.type in ACTS:
+            await keep_name(interaction)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from bot.storage import GameStore
 from bot.storage.rows import NAME_LIMIT
@@ -35,23 +35,37 @@ def tidy_name(name: str) -> str | None:
 
 
 class PlayerNames:
-    """The names kept in the store, with the ones last written remembered (per process)."""
+    """The names kept in the store, with the ones this process last kept remembered."""
 
     def __init__(self, store: GameStore, clock: Callable[[], float]) -> None:
         self._store = store
         self._clock = clock
-        self._written: dict[tuple[int, int], str] = {}
+        # (guild, user) -> the name last kept; None: not a player (nothing kept for them).
+        self._known: dict[tuple[int, int], str | None] = {}
 
     async def remember(self, guild_id: int, user_id: int, name: str) -> None:
-        """Keep the player's name on the server, if it changed since this process kept it."""
+        """Keep a player's name on the server (they challenge, accept...), unless it is the
+        one this process last kept."""
         tidy = tidy_name(name)
         key = (guild_id, user_id)
-        if tidy is None or self._written.get(key) == tidy:
+        if tidy is None or self._known.get(key) == tidy:
             return
         await self._store.put_player_name(guild_id, user_id, tidy, self._clock())
-        if len(self._written) >= KEPT_NAMES:
-            self._written.clear()
-        self._written[key] = tidy
+        if len(self._known) >= KEPT_NAMES:
+            self._known.clear()
+        self._known[key] = tidy
+
+    async def refresh(
+        self, guild_id: int, user_id: int, name: str, is_player: Callable[[], Awaitable[bool]]
+    ) -> None:
+        """Keep the name of whoever acts, if they are a player (``is_player``, asked once
+        per process): a bystander's is not kept. Costs nothing while the name is unchanged."""
+        key = (guild_id, user_id)
+        if key not in self._known:
+            player = await is_player()
+            self._known.setdefault(key, "" if player else None)  # "": a player, name unknown
+        if self._known.get(key) is not None:
+            await self.remember(guild_id, user_id, name)
 
     async def of(
         self, guild_id: int, user_ids: Sequence[int], fresh: Mapping[int, str] | None = None

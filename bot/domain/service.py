@@ -254,8 +254,17 @@ class GameService:
         return await self._workers.run(engine_jobs.history, row, events)
 
     async def remember_name(self, guild_id: int, user_id: int, name: str) -> None:
-        """Keep a player's display name on the server (``bot/domain/names.py``)."""
+        """Keep a player's display name on the server (``bot/domain/names.py``): they
+        challenged or accepted."""
         await self._names.remember(guild_id, user_id, name)
+
+    async def refresh_name(self, guild_id: int, user_id: int, name: str) -> None:
+        """Keep the display name of whoever acts on the bot, if they have a game here."""
+
+        async def is_player() -> bool:
+            return not await self.is_first_timer(guild_id, user_id)
+
+        await self._names.refresh(guild_id, user_id, name, is_player)
 
     async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         """The players' names kept on the server, by user id (the unknown left out)."""
