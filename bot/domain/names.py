@@ -23,15 +23,14 @@ KEPT_NAMES = 10_000  # names remembered in memory before the memory starts over
 
 
 def tidy_name(name: str) -> str | None:
-    """The name on one line without control or direction marks, at most ``NAME_LIMIT``
-    characters; None when nothing is left."""
+    """The name on one line (each run of spaces, tabs or line breaks one space), without
+    control or direction marks, at most ``NAME_LIMIT`` characters; None when nothing is left."""
     kept = "".join(
         char
-        for char in name
+        for char in re.sub(r"\s+", " ", name)
         if char not in BIDI_CONTROLS and unicodedata.category(char) not in ("Cc", "Zl", "Zp")
     )
-    tidy = re.sub(r"\s+", " ", kept).strip()[:NAME_LIMIT].strip()
-    return tidy or None
+    return kept.strip()[:NAME_LIMIT].strip() or None
 
 
 class PlayerNames:

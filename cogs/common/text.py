@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.domain.names import tidy_name
 from bot.domain.service import BoardView, ChallengeView
 
 COLOUR_ACTIVE = discord.Colour.from_rgb(88, 101, 242)
@@ -17,8 +18,10 @@ def mention(user_id: int) -> str:
 
 
 def shown_name(name: str) -> str:
-    """A display name as text of a message: its Markdown and mentions shown, not acted on."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    """A display name as text of a message: on one line, at most 32 characters, its
+    Markdown and mentions shown, not acted on (``bot/domain/names.py``)."""
+    shown = tidy_name(name) or "?"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(shown))
 
 
 def team_names(users: tuple[int, ...]) -> str:

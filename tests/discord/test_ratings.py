@@ -87,13 +87,13 @@ async def test_one_game_is_one_game_in_stats_and_leaderboard(world):
 
 
 def test_the_leaderboard_counts_one_of_each_in_the_singular_and_names_players():
-    hostile = "**Bold** @everyone <@123456789012345678> _x_"
+    hostile = "*B* @here <@123456789012345678>"  # 31 characters
     top = (BoardLine(1, 11, "shax", "1623", 1), BoardLine(2, 22, "shax", "1500?", 2))
     board = Leaderboard("shax", top, None, 4, 2, 1, min_games=5)
     embed = leaderboard_embed(board, caller=33, names={11: hostile})
     first, second = embed.description.splitlines()
     # The kept name, its Markdown and mentions shown as text; a player without one: a mention.
-    shown = "\\*\\*Bold\\*\\* @\u200beveryone <@\u200b123456789012345678> \\_x\\_"
+    shown = "\\*B\\* @\u200bhere <@\u200b123456789012345678>"
     assert first == f"**1.** {shown} 1623 (1 game)"
     assert second == "**2.** <@22> 1500? (2 games)"
     assert embed.fields[0].value == "You need 1 more rated game to be ranked."
