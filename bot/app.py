@@ -35,6 +35,7 @@ from games import DiceSpec
 log = logging.getLogger("idzeva")
 
 EXTENSIONS = (
+    "cogs.names",
     "cogs.shared",
     "cogs.dice",
     "cogs.shax",

@@ -13,6 +13,7 @@ from . import opponent as opponent_side
 from .common.answers import acknowledge, answer_error, update_source
 from .common.challenges import challenge_content, challenge_embed, challenge_view
 from .common.client import client_of, guild_id, service
+from .common.names import keep_name
 from .common.options import ChallengeOptions
 from .common.text import players_only
 from .posting import start_game
@@ -58,6 +59,7 @@ async def challenge(
     except ServiceError as error:
         await answer_error(interaction, error)
         return
+    await keep_name(interaction, player=True)
     bot = client_of(interaction)
     newcomer = await has_newcomer(interaction, created)
     await interaction.response.send_message(
@@ -117,6 +119,7 @@ async def accept(interaction: discord.Interaction, challenge_id: int) -> None:
     except ServiceError as error:
         await answer_error(interaction, error)
         return
+    await keep_name(interaction, player=True)
     if isinstance(board, ChallengeView):  # others still have to accept
         view = challenge_view(board, newcomer=await has_newcomer(interaction, board))
         await update_source(interaction, embed=challenge_embed(board), view=view)

@@ -12,6 +12,7 @@ from . import opponent as opponent_side
 from .common.answers import answer_error, answer_publicly, tell
 from .common.challenges import challenge_content, challenge_embed, challenge_view
 from .common.client import client_of, guild_id, service
+from .common.names import keep_name
 from .common.sending import send_in
 from .common.text import message_link, players_only
 from .posting import start_game
@@ -24,6 +25,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     except ServiceError as error:
         await answer_error(interaction, error)
         return
+    await keep_name(interaction, player=True)
     bot = client_of(interaction)
     message = {
         "content": challenge_content(created, bot.user.id if bot.user else None),

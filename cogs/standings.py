@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 
 import discord
 
@@ -14,10 +15,11 @@ from bot.domain.ratings import (
     sign,
 )
 from bot.domain.service import ServiceError
+from bot.domain.wording import noun, plural
 
 from .common.answers import answer_error
 from .common.client import guild_id, service
-from .common.text import clip, message_link
+from .common.text import clip, mention, message_link, shown_name
 
 CHART_FILE = "rating.png"
 COLOUR = discord.Colour.from_rgb(29, 95, 209)
@@ -34,7 +36,7 @@ async def stats(
     except ServiceError as error:
         await answer_error(interaction, error)
         return
-    message: dict = {"embed": stats_embed(found, who.display_name)}
+    message: dict = {"embed": stats_embed(found, shown_name(who.display_name))}
     if found.chart_game is not None and found.points:
         title = f"{rated_game_title(found.chart_game)}: {who.display_name}"
         png = await svc.rating_chart(found.points, clip(title, 40))
@@ -53,7 +55,7 @@ def stats_embed(found: Stats, name: str) -> discord.Embed:
         embed.description = "No rated games yet."
         return embed
     embed.description = (
-        f"**{total.games}** rated game{'s' if total.games != 1 else ''}: "
+        f"**{total.games}** rated {noun(total.games, 'game')}: "
         f"{total.wins} won, {total.draws} drawn, {total.losses} lost\n"
         f"Win streak: {total.streak} now, {total.best_streak} best"
     )
@@ -61,7 +63,7 @@ def stats_embed(found: Stats, name: str) -> discord.Embed:
         embed.description += f"\nMost played: {rated_game_title(found.most_played)}"
     lines = [
         f"{rated_game_title(r.game)}: **{label(r.mu, r.sigma)}**"
-        f" ({sign(found.month_change.get(r.game, 0))} in 30 days, {r.games} games)"
+        f" ({sign(found.month_change.get(r.game, 0))} in 30 days, {plural(r.games, 'game')})"
         for r in found.ratings
     ]
     embed.add_field(name="Rating", value=clip("\n".join(lines), 1024), inline=False)
@@ -78,44 +80,48 @@ def stats_embed(found: Stats, name: str) -> discord.Embed:
 
 
 async def leaderboard(interaction: discord.Interaction, game: str | None) -> None:
+    svc = service(interaction)
     try:
-        board = await service(interaction).leaderboard(
-            guild_id(interaction), interaction.user.id, game
-        )
+        board = await svc.leaderboard(guild_id(interaction), interaction.user.id, game)
+        names = await svc.player_names(guild_id(interaction), [line.user_id for line in board.top])
     except ServiceError as error:
         await answer_error(interaction, error)
         return
     await interaction.response.send_message(
-        embed=leaderboard_embed(board, interaction.user.id),
+        embed=leaderboard_embed(board, interaction.user.id, names),
         ephemeral=True,
         allowed_mentions=discord.AllowedMentions.none(),
     )
 
 
-def leaderboard_embed(board: Leaderboard, caller: int) -> discord.Embed:
+def leaderboard_embed(
+    board: Leaderboard, caller: int, names: Mapping[int, str] | None = None
+) -> discord.Embed:
+    """The board; each player by the name kept for them (``names``), else as a mention."""
+    names = names or {}
     where = rated_game_title(board.game) if board.game else "all games (each player's best)"
     embed = discord.Embed(title=f"Leaderboard: {where}", colour=COLOUR)
     lines = []
     for line in board.top:
         game = "" if board.game else f" in {rated_game_title(line.game)}"
         me = " ← you" if line.user_id == caller else ""
-        lines.append(
-            f"**{line.place}.** <@{line.user_id}> {line.rating}{game} ({line.games} games){me}"
-        )
+        who = shown_name(names[line.user_id]) if line.user_id in names else mention(line.user_id)
+        games = plural(line.games, "game")
+        lines.append(f"**{line.place}.** {who} {line.rating}{game} ({games}){me}")
     embed.description = "\n".join(lines) or "Nobody has enough rated games yet."
     if board.mine is not None:
         place = f"You are #{board.mine.place} of {board.ranked} ({board.mine.rating})."
     elif board.my_games:
         more = board.min_games - board.my_games
-        place = f"You need {more} more rated game{'s' if more != 1 else ''} to be ranked."
+        place = f"You need {more} more rated {noun(more, 'game')} to be ranked."
     else:
         place = "You have no rated games here yet."
     left = board.left_out
     note = (
-        f"{left} player{'s' if left != 1 else ''} with fewer than {board.min_games}"
-        f" rated games not shown."
+        f"{plural(left, 'player')} with fewer than"
+        f" {plural(board.min_games, 'rated game')} not shown."
         if left
-        else f"Ranked from {board.min_games} rated games."
+        else f"Ranked from {plural(board.min_games, 'rated game')}."
     )
     embed.add_field(name="Your place", value=place, inline=False)
     embed.set_footer(text=f"{note} Ordered by a cautious estimate (rating minus 3 sigma).")

@@ -25,8 +25,8 @@ from games import load_game, new_game
 
 TABLES = ("games", "challenges", "game_events", "notify_prefs")
 # No ids: notices not yet sent and the command hash (schema 5), server settings and
-# vacations (schema 9).
-KEYED_TABLES = ("jobs", "bot_values", "guild_settings", "vacations")
+# vacations (schema 9), players' names (schema 11).
+KEYED_TABLES = ("jobs", "bot_values", "guild_settings", "vacations", "player_names")
 BATCH = 1000
 
 

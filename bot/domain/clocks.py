@@ -25,6 +25,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.domain.wording import plural
+
 HOUR = 3600
 DAY = 24 * HOUR
 
@@ -69,9 +71,8 @@ def describe(seconds: float) -> str:
     for unit, name in ((DAY, "day"), (HOUR, "hour"), (60, "minute")):
         if seconds >= unit:
             amount = seconds / unit
-            text = f"{amount:g}"
-            return f"{text} {name}" + ("" if amount == 1 else "s")
-    return f"{seconds:g} seconds"
+            return plural(amount, name)
+    return plural(seconds, "second")
 
 
 def parse_choice(value: object, choices: Sequence[tuple[str, int]], what: str) -> int:
@@ -158,8 +159,7 @@ def check_days(days: int, used: int, allowance: int) -> None:
         raise ClockError("A vacation lasts at least one day.")
     if days > left:
         raise ClockError(
-            f"You have {left} day{'s' if left != 1 else ''} of vacation left this year"
-            f" (of {allowance})."
+            f"You have {plural(left, 'day')} of vacation left this year (of {allowance})."
         )
 
 
@@ -201,5 +201,6 @@ class VacationStatus:
             lines.append(f"On vacation until <t:{int(self.until or 0)}:f>: your clocks wait.")
         else:
             lines.append("Not on vacation.")
-        lines.append(f"{self.year}: {self.used} of {self.allowance} days taken, {self.left} left.")
+        taken = f"{self.used} of {plural(self.allowance, 'day')} taken"
+        lines.append(f"{self.year}: {taken}, {self.left} left.")
         return lines

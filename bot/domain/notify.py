@@ -23,6 +23,7 @@ from datetime import time as clock_time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.domain.views import GameSummary, Notice, ServiceError
+from bot.domain.wording import plural
 from bot.storage import GameStore
 
 GamesOf = Callable[[int, int], Awaitable[list[GameSummary]]]  # (guild, user) -> their games
@@ -198,7 +199,7 @@ async def digests(store: GameStore, games_of: GamesOf, now: float) -> list[Notic
         mine = [g for g in games if g.to_move_user == pref.user_id][:DIGEST_GAMES]
         if not mine:
             continue
-        lines = [f"Your turn in {len(mine)} game{'s' if len(mine) > 1 else ''} ({day}):"]
+        lines = [f"Your turn in {plural(len(mine), 'game')} ({day}):"]
         for game in mine:
             link = "https://discord.com/channels/{}/{}{}".format(
                 game.guild_id,

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from bot.domain import clocks
+from bot.domain.wording import plural
 from games import GAMES
 
 MAX_CHANNELS = 25
@@ -101,7 +102,7 @@ class ServerSettings:
             f"Time-out grace: {clocks.describe(self.grace)} (then the bot ends the game)",
             f"Games on: {', '.join(enabled) or 'none'}"
             + (f"; off: {', '.join(off)}" if off else ""),
-            f"Vacation: {self.vacation_days} days a year per player",
+            f"Vacation: {plural(self.vacation_days, 'day')} a year per player",
         ]
 
 

@@ -51,6 +51,7 @@ from bot.domain.actions import natural_key as natural_key
 from bot.domain.deadlines import Deadlines
 from bot.domain.engine_jobs import Action, Renderer, Snapshot
 from bot.domain.jobs import Outbox
+from bot.domain.names import PlayerNames
 from bot.domain.server_settings import ServerSettings, change
 from bot.domain.vacations import Vacations
 from bot.domain.views import (
@@ -153,6 +154,7 @@ class GameService:
             mover_and_waiting=self._mover_and_waiting,
             apply=self._apply,
         )
+        self._names = PlayerNames(store, clock)
 
     async def close(self) -> None:
         """Stop the worker processes, if any."""
@@ -251,12 +253,31 @@ class GameService:
         events = await self._store.game_events(game_id)
         return await self._workers.run(engine_jobs.history, row, events)
 
+    async def remember_name(self, guild_id: int, user_id: int, name: str) -> None:
+        """Keep a player's display name on the server (``bot/domain/names.py``): they
+        challenged or accepted."""
+        await self._names.remember(guild_id, user_id, name)
+
+    async def refresh_name(self, guild_id: int, user_id: int, name: str) -> None:
+        """Keep the display name of whoever acts on the bot, if they have a game here."""
+
+        async def is_player() -> bool:
+            return not await self.is_first_timer(guild_id, user_id)
+
+        await self._names.refresh(guild_id, user_id, name, is_player)
+
+    async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """The players' names kept on the server, by user id (the unknown left out)."""
+        return await self._names.of(guild_id, user_ids)
+
     async def record_files(
         self, game_id: int, guild_id: int, names: dict[int, str] | None = None
     ) -> tuple[str, str]:
-        """The game's record as JSON and as a move list (``bot/domain/records.py``)."""
+        """The game's record as JSON and as a move list (``bot/domain/records.py``); the
+        players named as ``names`` says (names known now), else by the names kept."""
         row = await self._game_row(game_id, guild_id)
         history = await self._store.game_events(game_id)
+        names = await self._names.of(guild_id, row.players, names)
         try:
             return await self._workers.run(records.record_files, row, names, history)
         except ValueError:  # RecordError included: the stored game does not replay

@@ -217,6 +217,10 @@ class GameStore(Protocol):
 
     async def rematch_of(self, game_id: int) -> ChallengeRow | None: ...
 
+    async def put_player_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool: ...
+
+    async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]: ...
+
 
 def is_postgres(url: str) -> bool:
     return url.strip().lower().startswith(POSTGRES_SCHEMES)

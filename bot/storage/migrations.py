@@ -422,6 +422,17 @@ MIGRATIONS: list[dict[str, str]] = [
     ALTER TABLE notify_prefs DROP COLUMN digest_day;
     CREATE INDEX notify_prefs_digest ON notify_prefs (digest_next) WHERE digest = 1;
     """),
+    # 11: each player's display name per server, as they last showed it acting on a game
+    # (``SqlStore.put_player_name``; at most ``NAME_LIMIT`` characters): records, leaderboards.
+    migration("""
+    CREATE TABLE player_names (
+        guild_id {BIGINT} NOT NULL,
+        user_id {BIGINT} NOT NULL,
+        name TEXT NOT NULL,
+        updated_at {REAL} NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ){WITHOUT_ROWID};
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]

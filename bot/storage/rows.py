@@ -12,6 +12,8 @@ from typing import Any
 
 from games.base import LogEntry
 
+NAME_LIMIT = 32  # the longest player name kept: Discord's limit for a nickname
+
 
 class StoreError(Exception):
     """The database cannot be used: ``str()`` is one line for whoever runs the bot."""

@@ -36,6 +36,7 @@ from bot.storage.rating_model import (
     rated_games,
 )
 from bot.storage.rows import (
+    NAME_LIMIT,
     NOTIFY_COLUMNS,
     ChallengeRow,
     GameEvent,
@@ -819,6 +820,33 @@ class SqlStore:
                 " updated_at = excluded.updated_at",
                 (key, value, now),
             )
+
+    # ---- players' names ------------------------------------------------------
+
+    async def put_player_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool:
+        """Keep the player's display name on the server, its first ``NAME_LIMIT`` characters;
+        True when that changed what was kept (an unchanged name writes nothing)."""
+        return await self._changes_one(
+            "INSERT INTO player_names (guild_id, user_id, name, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name,"
+            " updated_at = excluded.updated_at WHERE player_names.name <> excluded.name",
+            guild_id,
+            user_id,
+            name[:NAME_LIMIT],
+            now,
+        )
+
+    async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """The kept names of those players on the server, by user id (the unknown left out)."""
+        users = list(dict.fromkeys(user_ids))
+        if not users:  # PostgreSQL reads "IN ()" as an error
+            return {}
+        rows = await self._fetchall(
+            "SELECT user_id, name FROM player_names"
+            f" WHERE guild_id = ? AND user_id IN ({_marks(len(users))})",
+            (guild_id, *users),
+        )
+        return {row[0]: row[1] for row in rows}
 
     # ---- helpers -------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.domain.names import tidy_name
 from bot.domain.service import BoardView, ChallengeView
 
 COLOUR_ACTIVE = discord.Colour.from_rgb(88, 101, 242)
@@ -14,6 +15,13 @@ CONTENT_LIMIT = 2000  # Discord's limit for a message's text
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+def shown_name(name: str) -> str:
+    """A display name as text of a message: on one line, at most 32 characters, its
+    Markdown and mentions shown, not acted on (``bot/domain/names.py``)."""
+    shown = tidy_name(name) or "?"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(shown))
 
 
 def team_names(users: tuple[int, ...]) -> str:

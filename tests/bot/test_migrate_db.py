@@ -78,6 +78,7 @@ async def fill(db_path: str) -> list[int]:
         await store.book_vacation(
             GUILD, PLAYERS[1], 2027, days=3, allowance=30, now=START, until=START + 3 * 86400
         )
+        await store.put_player_name(GUILD, PLAYERS[0], "Alice", START)
     return game_ids
 
 
@@ -96,7 +97,7 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
     assert (code, text) == (
         0,
         f"copied {games} games, 2 challenges, 2 game_events, 1 notify_prefs, 2 jobs,"
-        " 1 bot_values, 1 guild_settings, 1 vacations\n"
+        " 1 bot_values, 1 guild_settings, 1 vacations, 1 player_names\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:
@@ -107,6 +108,7 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
                 await before.games_of_user(GUILD, user, include_finished=True)
             )
         assert await after.guild_settings(GUILD) == '{"threads": false}'
+        assert await after.player_names(GUILD, PLAYERS) == {PLAYERS[0]: "Alice"}
         assert await after.vacation(GUILD, PLAYERS[1], 2027) == await before.vacation(
             GUILD, PLAYERS[1], 2027
         )

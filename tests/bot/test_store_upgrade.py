@@ -9,12 +9,14 @@ import sqlite3
 
 from bot.config import Settings
 from bot.domain.service import GameService
+from bot.storage.migrations import POSTGRES as PG_MIGRATIONS
 from bot.storage.migrations import SQLITE as MIGRATIONS
+from bot.storage.postgres import PostgresStore
 from bot.storage.rows import decode_state
 from bot.storage.sqlite import Store
 from games import GAMES, Game, load_game, new_game
 
-from .conftest import START, fake_renderer, raw_sql
+from .conftest import START, fake_renderer, in_thread, raw_sql
 
 GUILD = 1_100_000_000_000_000_001
 PLAYERS = [1_234_567_890_123_456_781 + n for n in range(6)]
@@ -188,3 +190,39 @@ async def test_running_games_get_a_time_out_on_the_upgrade_to_the_clock_schema(d
         game_ids = await write_schema_4_games(store)
     async with await Store.open(db_path) as store:
         await check_clock_schema(store, game_ids)
+
+
+# ---- migration 11: players' names ----------------------------------------------------------
+
+NAMES_AT = next(n for n, script in enumerate(MIGRATIONS) if "player_names" in script)
+PG_NAMES_AT = next(n for n, script in enumerate(PG_MIGRATIONS) if "player_names" in script)
+
+
+async def check_names_after_upgrade(store, game_id: int) -> None:
+    """The game written before is there, unnamed; names are kept from now on."""
+    game = await store.get_game(game_id)
+    assert list(game.players) == PLAYERS[:2]
+    assert await store.player_names(GUILD, game.players) == {}
+    assert await store.put_player_name(GUILD, PLAYERS[0], "Alice", START) is True
+    assert await store.player_names(GUILD, game.players) == {PLAYERS[0]: "Alice"}
+
+
+async def test_an_sqlite_database_upgrades_to_keep_players_names(db_path):
+    async with await Store.open(db_path, MIGRATIONS[:NAMES_AT]) as old:
+        assert await old.pragma("user_version") == NAMES_AT
+        [game_id, *_] = await write_schema_4_games(old)
+    async with await Store.open(db_path) as store:
+        assert await store.pragma("user_version") == len(MIGRATIONS) >= NAMES_AT + 1
+        await check_names_after_upgrade(store, game_id)
+
+
+async def test_a_postgresql_database_upgrades_to_keep_players_names(pg_server):
+    url = in_thread(pg_server.new_database, None)
+    try:
+        async with await PostgresStore.open(url, PG_MIGRATIONS[:PG_NAMES_AT]) as old:
+            [game_id, *_] = await write_schema_4_games(old)
+        async with await PostgresStore.open(url) as store:
+            assert await store.schema_version() == len(PG_MIGRATIONS)
+            await check_names_after_upgrade(store, game_id)
+    finally:
+        in_thread(pg_server.drop_database, url)

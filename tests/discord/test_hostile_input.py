@@ -12,6 +12,7 @@ exactly as before, and nothing was logged (the autouse ``no_logged_errors`` fixt
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any
 
@@ -24,7 +25,7 @@ from cogs.common.buttons import single_button_view
 from cogs.rules import NO_PAGE, RulesButton
 from games import GAMES
 
-from .helpers import answer, challenge, refused, updated
+from .helpers import answer, challenge, play, public, refused, sent_mentions, start_game, updated
 
 HOSTILE = [  # no "": Discord sends no empty option (it leaves the option out)
     " ",
@@ -212,3 +213,29 @@ async def test_rules_buttons_with_any_page_answer_privately_and_change_nothing(w
             else:
                 assert refused(result) == NO_PAGE, (game, page)
     assert database(db_path) == before
+
+
+# A display name is user input too: Markdown, mentions, a right-to-left override, 200 characters.
+HOSTILE_NAME = "@everyone **b** <@&1>\u202e\n" + "y" * 200
+
+
+async def test_a_player_with_a_hostile_display_name_plays_and_is_named_harmlessly(world):
+    w = world
+    mallory = w.guild.add_member(w.env.create_user("mallory"), nick=HOSTILE_NAME)
+    match = await start_game(w, white=mallory, black=w.alice)
+    await play(match, ["d2", "d3"])
+    told = answer(await w.alice.slash(match.where, "game export"))
+    data = json.loads(await told.attachments[0].read())
+    kept = "@everyone **b** <@&1> " + "y" * 10  # one line, no direction mark, 32 characters
+    assert [p["name"] for p in data["players"]] == [kept, "alice"]
+    assert f'[White "{kept}"]' in (await told.attachments[1].read()).decode().splitlines()
+    public(await w.alice.slash(match.where, "game resign"))  # mallory wins, rated
+    stats = answer(await w.alice.slash(w.channel, "game stats", user=mallory)).embeds[0]
+    assert stats.title == "@\u200beveryone \\*\\*b\\*\\* <@&1> " + "y" * 10 + ": all games"
+    # Whatever the bot sent pinged nobody but the players (``sent_mentions`` checks no
+    # @everyone and no roles).
+    for entry in w.env.http_requests:
+        payload = entry.json.get("data", entry.json) if isinstance(entry.json, dict) else None
+        if payload and payload.get("content"):
+            for users in sent_mentions(w.env, payload["content"]):
+                assert set(users) <= {mallory.id, w.alice.id}

@@ -8,6 +8,7 @@ drawn by a seeded generator among those the Legal moves button lists.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -17,6 +18,7 @@ from simcord.builders import UserHandle
 from .helpers import (
     BOARD_BUTTONS,
     Message,
+    answer,
     boards,
     current,
     description,
@@ -293,3 +295,19 @@ async def test_a_rated_game_against_the_bot_refuses_the_takeback_privately(world
     )
     refused(await w.alice.click(reply, label="Takeback"), "this game is rated")
     assert len(thread.history()) == posted and labels(current(thread, reply)) == BOARD_BUTTONS
+
+
+async def test_an_export_of_a_game_against_the_bot_names_the_bot(world):
+    w = world
+    idzeva = the_bot(w)
+    result = await w.alice.slash(
+        w.channel, "shax challenge", opponent=idzeva, first="me", level="easy"
+    )
+    thread = thread_of(w, result.response)
+    told = answer(await w.alice.slash(thread, "game export"))
+    data = json.loads(await told.attachments[0].read())
+    bot_name = w.env.bot.user.display_name
+    assert [(p["id"], p["name"]) for p in data["players"]] == [
+        (w.alice.id, "alice"),
+        (idzeva.id, bot_name),
+    ]

@@ -7,6 +7,9 @@ import io
 
 from PIL import Image
 
+from bot.domain.ratings import BoardLine, Leaderboard
+from cogs.standings import leaderboard_embed
+
 from .helpers import PNG_SIGNATURE, answer, field_value, public, start_game
 
 
@@ -68,3 +71,32 @@ async def test_a_friendly_challenge_is_not_rated(world):
     told = answer(await w.alice.slash(w.channel, "game stats"))
     assert told.embeds[0].description == "No rated games yet."
     assert told.attachments == []
+
+
+async def test_one_game_is_one_game_in_stats_and_leaderboard(world):
+    w = world
+    first = await start_game(w)
+    public(await w.bob.slash(first.where, "game resign"))  # alice wins
+    embed = answer(await w.alice.slash(w.channel, "game stats")).embeds[0]
+    assert "**1** rated game: 1 won, 0 drawn, 0 lost" in embed.description
+    rating = next(f.value for f in embed.fields if f.name == "Rating")
+    assert rating.endswith("in 30 days, 1 game)")
+    board = answer(await w.alice.slash(w.channel, "game leaderboard", game="shax")).embeds[0]
+    assert "You need 4 more rated games to be ranked." in board.fields[0].value
+    assert board.footer.text.startswith("2 players with fewer than 5 rated games not shown.")
+
+
+def test_the_leaderboard_counts_one_of_each_in_the_singular_and_names_players():
+    hostile = "*B* @here <@123456789012345678>"  # 31 characters
+    top = (BoardLine(1, 11, "shax", "1623", 1), BoardLine(2, 22, "shax", "1500?", 2))
+    board = Leaderboard("shax", top, None, 4, 2, 1, min_games=5)
+    embed = leaderboard_embed(board, caller=33, names={11: hostile})
+    first, second = embed.description.splitlines()
+    # The kept name, its Markdown and mentions shown as text; a player without one: a mention.
+    shown = "\\*B\\* @\u200bhere <@\u200b123456789012345678>"
+    assert first == f"**1.** {shown} 1623 (1 game)"
+    assert second == "**2.** <@22> 1500? (2 games)"
+    assert embed.fields[0].value == "You need 1 more rated game to be ranked."
+    assert embed.footer.text.startswith("1 player with fewer than 5 rated games not shown.")
+    ranked = leaderboard_embed(Leaderboard("shax", top, top[0], 1, 2, 0, min_games=1), 11)
+    assert ranked.footer.text.startswith("Ranked from 1 rated game.")

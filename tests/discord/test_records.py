@@ -141,3 +141,44 @@ async def test_simcord_waits_long_enough_for_a_whole_games_gif(world):
     from tests.discord.conftest import SETTLE_TIMEOUT_S
 
     assert world.env.settle_timeout == SETTLE_TIMEOUT_S >= 30
+
+
+# ---- players' names (issue 37) -------------------------------------------------------------
+
+
+async def exported_names(asker, where, game_id: int) -> tuple[list, str]:
+    """The players' names in the record ``asker`` exports, and the move list's header."""
+    told = answer(await asker.slash(where, "game export", game=str(game_id)))
+    data = json.loads(await told.attachments[0].read())
+    moves = (await told.attachments[1].read()).decode()
+    return [(p["id"], p["name"]) for p in data["players"]], moves
+
+
+async def test_the_opponents_export_names_both_players(world):
+    w = world
+    match = await start_game(w)
+    await play(match, ["d2", "d3"])
+    for asker in (w.bob, w.alice):
+        names, moves = await exported_names(asker, match.where, match.game_id)
+        assert names == [(w.alice.id, "alice"), (w.bob.id, "bob")]
+        assert '[White "alice"]' in moves and '[Black "bob"]' in moves
+
+
+async def test_a_name_changed_between_moves_shows_the_new_one(world):
+    w = world
+    match = await start_game(w)
+    await play(match, ["d2"])
+    w.env.backend.edit_member(w.guild.id, w.bob.id, {"nick": "Bobby"})
+    await play(match, ["d3"])  # Bob's move, under his new name
+    names, _ = await exported_names(w.alice, match.where, match.game_id)
+    assert names == [(w.alice.id, "alice"), (w.bob.id, "Bobby")]
+    # Kept for this server only.
+    assert await w.env.bot.service.player_names(w.guild.id, [w.bob.id]) == {w.bob.id: "Bobby"}
+
+
+async def test_a_bystander_leaves_no_name(world):
+    w = world
+    match = await start_game(w)
+    answer(await w.carol.slash(match.where, "game board", game=str(match.game_id)))
+    known = await w.env.bot.service.player_names(w.guild.id, [w.alice.id, w.carol.id])
+    assert known == {w.alice.id: "alice"}
