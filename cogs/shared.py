@@ -21,6 +21,7 @@ from . import takeback as takeback_flow
 from .autocomplete import game_autocomplete
 from .common.answers import acknowledge, answer_error, refuse, tell_with
 from .common.client import client_of, guild_id, service
+from .common.sending import edit_board_clock
 from .common.text import message_link
 from .finding import resolve_game, visible_game
 from .notices import tell_opponents
@@ -193,6 +194,9 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
         if days:  # the opponents learn it where they play, without a ping
             for notice in await svc.vacation_notices(guild, interaction.user.id):
                 await tell_opponents(client_of(interaction), notice)
+        if days is not None:  # started or ended: the latest boards' clock lines say it
+            for board in await svc.clock_boards(guild, interaction.user.id):
+                await edit_board_clock(client_of(interaction), board)
 
     @app_commands.command(description="The rules of a game, a section at a time")
     @app_commands.describe(game="The game", section="Open at this section (default: the summary)")

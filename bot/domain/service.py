@@ -494,6 +494,18 @@ class GameService:
         except clocks.ClockError as error:
             raise ServiceError(str(error)) from None
 
+    async def clock_boards(self, guild_id: int, user_id: int) -> list[BoardView]:
+        """The boards (without their picture) of the player's games here where they are to
+        move: the ones whose clock line their vacation starting or ending changes. A game
+        that cannot be shown now is left out."""
+        boards = []
+        for row in await self._vacations.turns_of(guild_id, user_id):
+            try:
+                boards.append(await self.board(row.id, guild_id, with_image=False))
+            except ServiceError:
+                log.warning("game %s: its board's clock line could not be refreshed", row.id)
+        return boards
+
     async def vacation_notices(self, guild_id: int, user_id: int) -> list[Notice]:
         """For the opponents, in each game whose clock the player's vacation holds now."""
         return await self._deadlines.vacation_notices(guild_id, user_id)

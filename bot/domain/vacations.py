@@ -57,7 +57,7 @@ class Vacations:
         )
         if not booked:  # another click booked meanwhile
             raise clocks.ClockError("Your vacation changed meanwhile: look again.")
-        for row in await self._my_turns(guild_id, user_id):
+        for row in await self.turns_of(guild_id, user_id):
             if clocks.running(row.claim_at, now) and not clocks.paused(row.paused_until, now):
                 await self._store.shift_clock(row.id, row.version, until - now, until)
         return await self.status(guild_id, user_id, allowance)
@@ -74,11 +74,12 @@ class Vacations:
             guild_id, user_id, running.year, until=until, now=now, refund=refund
         ):
             return False
-        for row in await self._my_turns(guild_id, user_id):
+        for row in await self.turns_of(guild_id, user_id):
             if row.paused_until == until:
                 await self._store.shift_clock(row.id, row.version, now - until, None)
         return True
 
-    async def _my_turns(self, guild_id: int, user_id: int) -> list[GameRow]:
+    async def turns_of(self, guild_id: int, user_id: int) -> list[GameRow]:
+        """The player's games here where they are to move: the clocks a vacation holds."""
         rows = await self._store.games_of_user(guild_id, user_id)
         return [row for row in rows if self._mover_of(row) == user_id]

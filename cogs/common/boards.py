@@ -71,9 +71,15 @@ def board_embed(board: BoardView) -> discord.Embed:
 
 def add_field(embed: discord.Embed, name: str, value: str) -> None:
     """A field within Discord's limits; side by side unless it is long."""
-    value = clip(value, FIELD_VALUE_LIMIT) or "—"
-    inline = len(MENTION.sub("@someone", value)) <= INLINE_FIELD_LIMIT
+    value, inline = field_value(value)
     embed.add_field(name=clip(name, FIELD_NAME_LIMIT), value=value, inline=inline)
+
+
+def field_value(value: str) -> tuple[str, bool]:
+    """A field's value within Discord's limits, and whether it stands side by side (unless
+    it is long)."""
+    value = clip(value, FIELD_VALUE_LIMIT) or "—"
+    return value, len(MENTION.sub("@someone", value)) <= INLINE_FIELD_LIMIT
 
 
 def board_content(board: BoardView) -> str:

@@ -11,7 +11,7 @@ import discord
 
 from bot.domain.service import BoardView
 
-from .boards import board_view
+from .boards import CLOCK, board_view, field_value
 from .client import IdzevaClient
 from .text import home_id
 
@@ -75,6 +75,25 @@ async def edit_board_buttons(
         await channel.get_partial_message(board.message_id).edit(view=view)  # type: ignore[attr-defined]
     except discord.HTTPException:
         log.debug("could not edit the buttons of board message %s", board.message_id)
+
+
+async def edit_board_clock(bot: IdzevaClient, board: BoardView) -> None:
+    """Show on the game's latest board the clock line it has now (a vacation started or
+    ended), best effort. Only that field changes: the picture and the buttons stay."""
+    channel = bot.get_channel(home_id(board))
+    if not board.message_id or not board.clock or not isinstance(channel, discord.abc.Messageable):
+        return
+    try:
+        message = await channel.fetch_message(board.message_id)
+        embed = message.embeds[0] if message.embeds else None
+        where = [i for i, field in enumerate(embed.fields) if field.name == CLOCK] if embed else []
+        if embed is None or not where:
+            return
+        value, inline = field_value(board.clock)
+        embed.set_field_at(where[0], name=CLOCK, value=value, inline=inline)
+        await message.edit(embed=embed)
+    except discord.HTTPException:
+        log.debug("could not edit the clock line of board message %s", board.message_id)
 
 
 async def post_game_gif(bot: IdzevaClient, board: BoardView) -> None:

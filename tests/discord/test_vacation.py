@@ -8,6 +8,8 @@ from .helpers import (
     DAY,
     TICK,
     field_value,
+    labels,
+    latest_board,
     play,
     public,
     refused,
@@ -64,3 +66,42 @@ async def test_the_allowance_and_ending_by_hand(world):
     assert text == "Not on vacation.\n2027: 0 of 30 days taken, 30 left."  # none begun
     text = refused(await w.carol.slash(w.channel, "game vacation"))
     assert text.endswith("0 of 30 days taken, 30 left.")  # Bob's days are his own
+
+
+async def test_the_latest_board_shows_the_clock_as_a_vacation_starts_and_ends(world):
+    """The board already posted keeps its picture and buttons; its clock line is made true
+    when the vacation starts and again when it is ended by hand (issue 37)."""
+    w = world
+    start = w.clock.now
+    match = await start_game(w)  # Alice to move, 3 days a move
+    board = latest_board(match.where)
+    buttons = labels(board)
+    moves_by = f"{w.alice.mention} moves <t:{int(start + 3 * DAY)}:R>"
+    assert field_value(board, "Clock") == moves_by
+
+    refused(await w.alice.slash(w.channel, "game vacation", days=5))
+    shown = latest_board(match.where)
+    assert shown.id == board.id  # edited, not posted again
+    until = int(start + 5 * DAY)
+    assert field_value(shown, "Clock") == (
+        f"{w.alice.mention} is on vacation until <t:{until}:f>: the clock waits"
+    )
+    assert labels(shown) == buttons
+    assert shown.embeds[0].image.url == board.embeds[0].image.url
+
+    w.clock.now = start + DAY  # back after a day: four days given back, her clock moved on
+    refused(await w.alice.slash(w.channel, "game vacation", days=0))
+    shown = latest_board(match.where)
+    assert shown.id == board.id
+    assert field_value(shown, "Clock") == f"{w.alice.mention} moves <t:{int(start + 4 * DAY)}:R>"
+    assert labels(shown) == buttons
+
+
+async def test_a_vacation_leaves_the_boards_of_games_where_the_player_waits_alone(world):
+    w = world
+    match = await start_game(w)  # Alice to move: Bob's vacation holds no clock here
+    board = latest_board(match.where)
+    refused(await w.bob.slash(w.channel, "game vacation", days=2))
+    shown = latest_board(match.where)
+    assert shown.id == board.id
+    assert field_value(shown, "Clock") == field_value(board, "Clock")
