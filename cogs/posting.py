@@ -16,7 +16,13 @@ from . import opponent as opponent_side
 from .common.answers import answer_publicly, done, tell, tell_with
 from .common.boards import board_message
 from .common.client import client_of, service
-from .common.sending import home_channel, make_latest_board, post_game_gif, send_in
+from .common.sending import (
+    edit_board_clock,
+    home_channel,
+    make_latest_board,
+    post_game_gif,
+    send_in,
+)
 from .common.text import board_link, home_id
 from .common.turns import quiet_turn, tell_turn, turn_route
 
@@ -40,6 +46,9 @@ async def post_board(interaction: discord.Interaction, board: BoardView) -> None
         )
         await done(interaction)
     bot = client_of(interaction)
+    if board.back_from_vacation:  # the latest boards of the games it held say so
+        for held in await bot.service.clock_boards(board.guild_id, interaction.user.id):
+            await edit_board_clock(bot, held)
     if board.finished and bot.settings.game_gifs:
         await post_game_gif(bot, board)
     opponent_side.after_board(

@@ -569,14 +569,16 @@ class GameService:
         ):
             raise StaleBoard(await self.board(row.id, row.guild_id, with_image=False))
         changed = replace(row, version=row.version + 1, **columns)
-        if actor is not None and clocks.paused(row.paused_until, now):  # back from vacation
+        back = actor is not None and clocks.paused(row.paused_until, now)
+        if back:  # back from vacation: the player's other clocks run again
             await self._vacations.end(row.guild_id, actor)
             changed = await self._game_row(row.id, row.guild_id)
         # The next player's menu is ready before they start typing.
         _remember(self._snapshots, (changed.id, changed.version), after)
         extra = await self._rating_fields(changed) if after.is_over else ()
         image = self._image(row.kind, done.shown)
-        return self._view(changed, after, extra, image=image), after
+        view = self._view(changed, after, extra, image=image)
+        return replace(view, back_from_vacation=back), after
 
     async def _rating_fields(self, row: GameRow) -> Fields:
         """A finished game's rating changes (or that it was friendly), for its board."""

@@ -43,6 +43,7 @@ class BoardView:
     answers: tuple[tuple[str, str], ...] = ()  # (move, label) to offer as buttons
     bot_levels: tuple[tuple[int, str], ...] = ()  # (seat, level) of seats the bot plays
     clock: str | None = None  # "<@1> moves <t:...:R>", or the mover's vacation
+    back_from_vacation: bool = False  # this action ended its player's vacation
 
 
 @dataclass(frozen=True)

@@ -105,3 +105,19 @@ async def test_a_vacation_leaves_the_boards_of_games_where_the_player_waits_alon
     shown = latest_board(match.where)
     assert shown.id == board.id
     assert field_value(shown, "Clock") == field_value(board, "Clock")
+
+
+async def test_a_move_that_ends_a_vacation_shows_the_other_clocks_running_again(world):
+    w = world
+    start = w.clock.now
+    first = await start_game(w)  # Alice to move against Bob
+    second = await start_game(w, white=w.alice, black=w.carol)  # and against Carol
+    refused(await w.alice.slash(w.channel, "game vacation", days=5))
+    held = latest_board(second.where)
+    assert "is on vacation until" in (field_value(held, "Clock") or "")
+
+    w.clock.now = start + 2 * DAY  # back early: her move ends the vacation everywhere
+    await play(first, ["d2"])
+    shown = latest_board(second.where)
+    assert shown.id == held.id
+    assert field_value(shown, "Clock") == f"{w.alice.mention} moves <t:{int(start + 5 * DAY)}:R>"
