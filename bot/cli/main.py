@@ -864,12 +864,14 @@ def cmd_migrate_db(args: argparse.Namespace, out: TextIO) -> int:
     if not is_postgres(args.target):
         raise CliError(f"--to must be a postgresql:// URL, not {args.target!r}", 2)
     try:
-        from bot.cli.migrate_db import migrate_db
+        from bot.cli.migrate_db import NotOurDatabase, migrate_db
 
         report = asyncio.run(migrate_db(sqlite_path(args.source), args.target))
     except ImportError as error:
         message = f"PostgreSQL needs asyncpg: pip install 'idzeva[postgres]' ({error})"
         raise CliError(message, 1) from None
+    except NotOurDatabase as error:
+        raise CliError(str(error), 2) from None
     except StoreError as error:
         raise CliError(str(error), 1) from None
     for line in report.lines():

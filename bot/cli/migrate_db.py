@@ -1,33 +1,67 @@
 """``idzeva migrate-db --from SQLITE_PATH --to POSTGRES_URL``: move a bot's data to PostgreSQL.
 
-Stop the bot first. The SQLite file is opened as the bot opens it (brought to the current
-schema), then every game (its state holds its whole record: each move and roll), seat,
-challenge, game event and notification setting is copied, ids kept, into an empty
-PostgreSQL database, in one transaction: a failed copy leaves the target empty. Then it
-verifies, from the target: the counts of each table, every game's row, and that every
-game's record replayed from the start position gives its stored state (a game ended
-outside its moves, by resignation, a claim or an agreed draw, replays to the same record,
-unfinished).
+Stop the bot first. A source that does not exist or holds no idzeva schema is refused (and
+never created). The SQLite file is opened as the bot opens it (brought to the current
+schema), then every table of ours (games, whose state holds the whole record, challenges,
+events, settings, the outbox, the ratings and their history as they are: never computed
+again) is copied, ids kept, into a PostgreSQL database where every table of ours is empty,
+in one transaction: a failed copy leaves the target empty. Seats follow the games by
+trigger. Then it verifies, from the target: the counts of each table, every rating and
+rating history row field by field, every game's row, and that every game's record replayed
+from the start position gives its stored state (a game ended outside its moves, by
+resignation, a claim or an agreed draw, replays to the same record, unfinished).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, field
+from urllib.request import pathname2url
 
 import asyncpg
 
 from bot.storage.postgres import PostgresStore, display_url
 from bot.storage.rows import StoreError, decode_state, encode_state
-from bot.storage.sql import rate_finished
 from bot.storage.sqlite import Store
 from games import load_game, new_game
 
-TABLES = ("games", "challenges", "game_events", "notify_prefs")
-# No ids: notices not yet sent and the command hash (schema 5), server settings and
-# vacations (schema 9), players' names (schema 11).
-KEYED_TABLES = ("jobs", "bot_values", "guild_settings", "vacations", "player_names")
+# Filled by the games' triggers on either side: never copied, only counted.
+DERIVED_TABLES = ("seats",)
+# The ratings, compared row by row after the copy: each table's key is its first columns.
+RATING_TABLES = {"ratings": 3, "rating_history": 2}
 BATCH = 1000
+
+
+class NotOurDatabase(StoreError):
+    """The source is missing or holds no idzeva schema: nothing to migrate."""
+
+
+def check_source(sqlite_path: str) -> None:
+    """Refuse a source that does not exist or is not one of our databases, without
+    creating or changing it."""
+    if not os.path.isfile(sqlite_path):
+        raise NotOurDatabase(f"no database at {sqlite_path}: nothing copied")
+    try:
+        db = sqlite3.connect(f"file:{pathname2url(os.path.abspath(sqlite_path))}?mode=ro", uri=True)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = our_tables(db)
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as error:
+        raise NotOurDatabase(f"{sqlite_path} is not an SQLite database ({error})") from None
+    if version == 0 or "games" not in tables:
+        raise NotOurDatabase(f"{sqlite_path} holds no idzeva data: nothing copied")
+
+
+def our_tables(db: sqlite3.Connection) -> list[str]:
+    """The tables the migrations created, as the (current) schema of ``db`` lists them."""
+    rows = db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        " ORDER BY rowid"
+    )
+    return [name for (name,) in rows]
 
 
 @dataclass
@@ -69,9 +103,9 @@ def _rows(db: sqlite3.Connection, table: str, columns: list[str]):
 
 
 async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
-    """Copy, then verify; ``StoreError`` when the copy cannot be made (the report lists
-    what the verification found wrong, if anything)."""
-    shown = display_url(postgres_url)
+    """Copy, then verify; ``StoreError`` when the copy cannot be made (``NotOurDatabase``
+    when the source is not ours; the report lists what the verification found wrong)."""
+    check_source(sqlite_path)
     # Bring the file to the current schema, as the bot would when it starts.
     source_store = await Store.open(sqlite_path, check=True)
     await source_store.close()
@@ -80,59 +114,59 @@ async def migrate_db(sqlite_path: str, postgres_url: str) -> MigrationReport:
     report = MigrationReport()
     source = sqlite3.connect(sqlite_path)
     try:
+        tables = our_tables(source)
         db = await asyncpg.connect(postgres_url)
         try:
-            for table in (*TABLES, "seats", *KEYED_TABLES):
-                if await db.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
-                    raise StoreError(f"the database {shown} is not empty ({table}): nothing copied")
+            await _refuse_filled(db, tables, display_url(postgres_url))
             async with db.transaction():
-                for table in TABLES:
-                    known = {
-                        row[0]
-                        for row in await db.fetch(
-                            "SELECT column_name FROM information_schema.columns"
-                            " WHERE table_name = $1",
-                            table,
-                        )
-                    }
-                    columns = [name for name in _columns(source, table) if name in known]
-                    records = list(_rows(source, table, columns))
-                    await db.copy_records_to_table(table, records=records, columns=columns)
-                    report.counts[table] = len(records)
-                    if "id" not in columns:
-                        continue
-                    await db.execute(
-                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                        f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
-                    )
-                for table in KEYED_TABLES:  # the outbox's jobs, shared values: no ids
-                    columns = _columns(source, table)
-                    records = source.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
-                    await db.copy_records_to_table(table, records=records, columns=columns)
-                    report.counts[table] = len(records)
+                for table in tables:
+                    if table not in DERIVED_TABLES:
+                        report.counts[table] = await _copy(source, db, table)
         finally:
             await db.close()
-        # Ratings are not copied but computed again from the copied games, in the order
-        # they ended: the same games in the same order give the same ratings.
-        rated = await PostgresStore.open(postgres_url)
-        try:
-            await rate_finished(rated)
-        finally:
-            await rated.close()
-        await _verify(source, postgres_url, report)
+        await _verify(source, postgres_url, tables, report)
     finally:
         source.close()
     return report
 
 
-async def _verify(source: sqlite3.Connection, postgres_url: str, report: MigrationReport) -> None:
+async def _refuse_filled(db: asyncpg.Connection, tables: list[str], shown: str) -> None:
+    for table in tables:
+        if await db.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
+            raise StoreError(f"the database {shown} is not empty ({table}): nothing copied")
+
+
+async def _copy(source: sqlite3.Connection, db: asyncpg.Connection, table: str) -> int:
+    """Copy one table as it is (ids kept, the id sequence moved past them); its row count."""
+    known = {
+        row[0]
+        for row in await db.fetch(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = $1", table
+        )
+    }
+    columns = [name for name in _columns(source, table) if name in known]
+    records = list(_rows(source, table, columns))
+    await db.copy_records_to_table(table, records=records, columns=columns)
+    if "id" in columns:
+        await db.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+            f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+        )
+    return len(records)
+
+
+async def _verify(
+    source: sqlite3.Connection, postgres_url: str, tables: list[str], report: MigrationReport
+) -> None:
     db = await asyncpg.connect(postgres_url)
     try:
-        for table in (*TABLES, "seats", *KEYED_TABLES):
+        for table in tables:
             here = source.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
             there = await db.fetchval(f"SELECT COUNT(*) FROM {table}")
             if here != there:
                 report.problems.append(f"{table}: {here} rows in SQLite, {there} in PostgreSQL")
+        for table in RATING_TABLES:
+            report.problems += await rating_differences(source, db, table)
     finally:
         await db.close()
     store = await PostgresStore.open(postgres_url)
@@ -151,6 +185,34 @@ async def _verify(source: sqlite3.Connection, postgres_url: str, report: Migrati
                 report.replayed += 1
     finally:
         await store.close()
+
+
+async def rating_differences(
+    source: sqlite3.Connection, db: asyncpg.Connection, table: str
+) -> list[str]:
+    """Every row of ``table`` compared field by field, matched on its key (its first
+    columns, ``RATING_TABLES``): one line per row that differs or is missing on a side."""
+    columns = _columns(source, table)
+    key_size = RATING_TABLES[table]
+    select = f"SELECT {', '.join(columns)} FROM {table}"
+    here = {tuple(row[:key_size]): tuple(row) for row in source.execute(select)}
+    there = {tuple(row[:key_size]): tuple(row) for row in await db.fetch(select)}
+    problems = []
+    for key in sorted(here.keys() | there.keys()):
+        before, after = here.get(key), there.get(key)
+        if before == after:
+            continue
+        if before is None or after is None:
+            side = "SQLite" if before is None else "PostgreSQL"
+            problems.append(f"{table} {key}: missing in {side}")
+            continue
+        fields = ", ".join(
+            f"{name} {old!r} became {new!r}"
+            for name, old, new in zip(columns, before, after, strict=True)
+            if old != new
+        )
+        problems.append(f"{table} {key}: {fields}")
+    return problems
 
 
 async def _replay_problem(store: PostgresStore, row) -> str | None:

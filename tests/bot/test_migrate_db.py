@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import sqlite3
 
 import asyncpg
 import pytest
 
 from bot.cli.main import main
+from bot.cli.migrate_db import rating_differences
 from bot.storage.postgres import PostgresStore
 from bot.storage.rows import GameEvent
 from bot.storage.sql import rate_finished
@@ -79,7 +81,17 @@ async def fill(db_path: str) -> list[int]:
             GUILD, PLAYERS[1], 2027, days=3, allowance=30, now=START, until=START + 3 * 86400
         )
         await store.put_player_name(GUILD, PLAYERS[0], "Alice", START)
+        # The finished games rated, as the bot rates them when they end.
+        assert await rate_finished(store) > 0
     return game_ids
+
+
+async def count_rows(db_path: str, *tables: str) -> list[int]:
+    db = sqlite3.connect(db_path)
+    try:
+        return [db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in tables]
+    finally:
+        db.close()
 
 
 async def migrate(db_path: str, url: str) -> tuple[int, str]:
@@ -93,11 +105,14 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
     game_ids = await fill(db_path)
     games = len(old_games())
     seats = sum(game.seats for game in old_games())
+    ratings, history = await count_rows(db_path, "ratings", "rating_history")
+    assert ratings > 0 and history > 0
     code, text = await migrate(db_path, pg_url)
     assert (code, text) == (
         0,
-        f"copied {games} games, 2 challenges, 2 game_events, 1 notify_prefs, 2 jobs,"
-        " 1 bot_values, 1 guild_settings, 1 vacations, 1 player_names\n"
+        f"copied {games} games, 2 jobs, 1 bot_values, 2 challenges, 2 game_events,"
+        f" 1 notify_prefs, {ratings} ratings, {history} rating_history, 1 guild_settings,"
+        " 1 vacations, 1 player_names\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:
@@ -130,8 +145,8 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
         assert await after.notify_pref(GUILD, PLAYERS[1]) == await before.notify_pref(
             GUILD, PLAYERS[1]
         )
-        # The ratings are computed again from the copied games: as SQLite rates its own.
-        assert await rate_finished(before) > 0
+        # The ratings are copied as they are: nothing left to rate.
+        assert await rate_finished(after) == 0
         key = lambda s: (s.user_id, s.game)  # noqa: E731
         assert sorted(await after.guild_standings(GUILD), key=key) == sorted(
             await before.guild_standings(GUILD), key=key
@@ -184,3 +199,93 @@ async def test_a_game_whose_record_does_not_give_its_state_is_reported(db_path, 
 def test_the_target_must_be_postgresql(db_path, capsys):
     assert main(["migrate-db", "--from", db_path, "--to", "other.db"]) == 2
     assert capsys.readouterr().err == "idzeva: --to must be a postgresql:// URL, not 'other.db'\n"
+
+
+async def test_ratings_are_copied_as_they_are_not_computed_again(db_path, pg_url):
+    """Games rated in another order than (updated_at, id) (a clock step back, two processes
+    committing out of clock order) have other ratings than a recomputation gives."""
+    await fill(db_path)
+    db = sqlite3.connect(db_path)
+    with db:  # as if another order had rated them: every rating and history row moved
+        db.execute("UPDATE ratings SET mu = mu + 1.25, score = score + 0.5")
+        db.execute("UPDATE rating_history SET mu = mu - 0.75")
+    select = {
+        "ratings": "SELECT * FROM ratings ORDER BY guild_id, user_id, game",
+        "rating_history": "SELECT * FROM rating_history ORDER BY game_id, user_id",
+    }
+    before = {table: db.execute(query).fetchall() for table, query in select.items()}
+    db.close()
+    assert (await migrate(db_path, pg_url))[0] == 0
+    target = await asyncpg.connect(pg_url)
+    try:
+        for table, query in select.items():
+            assert [tuple(row) for row in await target.fetch(query)] == before[table]
+    finally:
+        await target.close()
+
+
+async def test_a_rating_that_differs_after_the_copy_is_reported_field_by_field(db_path, pg_url):
+    await fill(db_path)
+    assert (await migrate(db_path, pg_url))[0] == 0
+    source = sqlite3.connect(db_path)
+    target = await asyncpg.connect(pg_url)
+    try:
+        guild, user, game, mu = source.execute(
+            "SELECT guild_id, user_id, game, mu FROM ratings ORDER BY user_id, game LIMIT 1"
+        ).fetchone()
+        await target.execute(
+            "UPDATE ratings SET mu = 10.5 WHERE guild_id = $1 AND user_id = $2 AND game = $3",
+            guild,
+            user,
+            game,
+        )
+        game_id, history_user = source.execute(
+            "SELECT game_id, user_id FROM rating_history ORDER BY game_id, user_id LIMIT 1"
+        ).fetchone()
+        await target.execute(
+            "DELETE FROM rating_history WHERE game_id = $1 AND user_id = $2", game_id, history_user
+        )
+        assert await rating_differences(source, target, "ratings") == [
+            f"ratings {(guild, user, game)}: mu {mu!r} became 10.5"
+        ]
+        assert await rating_differences(source, target, "rating_history") == [
+            f"rating_history {(game_id, history_user)}: missing in PostgreSQL"
+        ]
+    finally:
+        source.close()
+        await target.close()
+
+
+async def test_a_target_holding_only_ratings_is_refused(db_path, pg_url, capsys):
+    await fill(db_path)
+    async with await PostgresStore.open(pg_url):
+        pass  # the schema, empty
+    target = await asyncpg.connect(pg_url)
+    try:
+        await target.execute(
+            "INSERT INTO ratings VALUES (1, 2, 'shax', 25, 8, 1, 1, 1, 0, 0, 1, 1, 0)"
+        )
+    finally:
+        await target.close()
+    assert await migrate(db_path, pg_url) == (1, "")
+    target = await asyncpg.connect(pg_url)
+    try:
+        assert await target.fetchval("SELECT COUNT(*) FROM games") == 0
+        assert await target.fetchval("SELECT COUNT(*) FROM ratings") == 1
+    finally:
+        await target.close()
+
+
+@pytest.mark.parametrize("content", [None, b"", b"not a database at all, just text\n" * 200])
+def test_a_source_that_is_missing_or_not_ours_is_refused(tmp_path, pg_url, capsys, content):
+    path = tmp_path / "typo.db"
+    if content is not None:
+        path.write_bytes(content)
+    assert main(["migrate-db", "--from", str(path), "--to", pg_url]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("idzeva: ") and error.count("\n") == 1
+    assert str(path) in error
+    if content is None:
+        assert not path.exists()
+    else:
+        assert path.read_bytes() == content
