@@ -31,28 +31,37 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.cli.options import GAMES_BOUNDS, Bounds, OneLineParser
 from games import new_game
 from search.arena import SETUPS, Tally, arena, percentile
+from search.yardsticks import YARDSTICKS
 
 MATCHES = [("normal", "random"), ("normal", "easy"), ("hard", "normal")]
+# ``--outside``: each level the issue measures against each outside player
+OUTSIDE_MATCHES = [(level, player) for player in YARDSTICKS for level in ("normal", "hard")]
 BUDGET = {"easy": 0.3, "normal": 2.0, "hard": 8.0}
 JOBS_BOUNDS = Bounds(1, 64)  # processes: more than the machine has cores only slows it down
 
 
 def games_for(name: str, variants: tuple[str, ...], a: str, b: str) -> int:
-    if name == "jikaida" and "pastang" not in variants and b == "random":
+    poron = name == "jikaida" and "pastang" not in variants
+    if b in YARDSTICKS:
+        return 20 if poron else 40
+    if poron and b == "random":
         return 30
     return 100
 
 
 def verdict(tally: Tally, b: str) -> str:
+    """Against random: 95% of the points; against an outside player: the 95% interval
+    clears one half; against a level: it clears 0.55."""
     low, _ = tally.interval()
     if b == "random":
         return "ok" if tally.share() >= 0.95 else "MISS"
-    return "ok" if low > 0.55 else "MISS"
+    return "ok" if low > (0.5 if b in YARDSTICKS else 0.55) else "MISS"
 
 
 def label(name: str, variants: tuple[str, ...], seats: int) -> str:
@@ -194,6 +203,25 @@ def standing(lines: list[dict]) -> str:
     return markdown(["setup", *TARGETS.values()], rows)
 
 
+def outside_standing(lines: list[dict]) -> str:
+    """Each level against each outside player, per setup: the runs that count now, summed;
+    "ok" where the 95% interval clears one half; in bold at the target number of games."""
+    setups = [label(*setup) for setup in SETUPS]
+    matches = [f"{a}-{b}" for a, b in OUTSIDE_MATCHES]
+    rows = []
+    for setup in setups:
+        cells = [setup]
+        for match in matches:
+            runs = [x for x in lines if x["current"] and x["game"] == setup and x["match"] == match]
+            tally = pooled(runs)
+            text = f"{summary(tally, match)} {tally.share():.2f}" if runs else "-"
+            bold = runs and tally.games >= target_games(setup, match)
+            cells.append(f"**{text}**" if bold else text)
+        if any(cell != "-" for cell in cells[1:]):
+            rows.append(cells)
+    return markdown(["setup", *(m.replace("-", " - ") for m in matches)], rows)
+
+
 def pools(lines: list[dict]) -> str:
     """Each named pool of runs (several seeds, seat counts or dates of one match), summed."""
     names = dict.fromkeys(name for line in lines for name in line.get("pools", []))
@@ -280,6 +308,15 @@ def generated(lines: list[dict]) -> str:
             "was played with the current levels; **bold** where the match has its target number "
             "of games (100; 30 for Poron Jikaida against random).",
             standing(lines),
+            "### Against outside players",
+            "Each level against the players of `search/yardsticks.py`, written apart from the "
+            "search: `greedy` (one ply on a plain material count), `flatmc` (flat Monte Carlo: "
+            "50 random playouts of 40 plies per legal move) and `alphabeta2` (a two-ply "
+            "alpha-beta on material, captures first). W-D-L in games (95% interval), verdict "
+            '("ok" where the interval clears one half), share of the points; **bold** at the '
+            "target number of games (40; 20 for Poron Jikaida). Setups with no run yet are "
+            "left out.",
+            outside_standing(lines),
             "### Pooled runs",
             pools(lines),
             "### Every run",
@@ -355,6 +392,18 @@ def play_match(
     return tally
 
 
+def run_fields(args: argparse.Namespace, started_at: datetime) -> dict:
+    """What docs/data/arena.jsonl keeps of a run besides its results."""
+    ended = datetime.now(UTC)
+    return {
+        "section": args.section,
+        "conditions": args.conditions,
+        "date": f"{started_at:%Y-%m-%d %H:%M}-{ended:%H:%M}",
+        "seed": args.seed,
+        "current": True,
+    }
+
+
 def reporter(tag: str) -> Callable[[int, Tally], None]:
     """Prints each game's running tally to stderr (a long match shows it is alive), and
     how A's last game ended."""
@@ -384,7 +433,19 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="each level also within its time, as on Discord (else by its search size alone)",
     )
+    parser.add_argument(
+        "--outside",
+        action="store_true",
+        help="normal and hard against each outside player (greedy, flatmc, alphabeta2)",
+    )
     parser.add_argument("--out", metavar="FILE", help="append one JSON line per match")
+    parser.add_argument(
+        "--section",
+        metavar="TEXT",
+        help="with --out: the docs/data/arena.jsonl fields of a run that counts now (section, "
+        "conditions, date, seed, current), so that its lines can be appended there as they are",
+    )
+    parser.add_argument("--conditions", metavar="TEXT", default="by search size")
     parser.add_argument("--table", metavar="FILE", help="print a --out file as Markdown")
     parser.add_argument(
         "--docs", metavar="PAGE", help="with --table: rewrite PAGE's generated part instead"
@@ -398,7 +459,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(table(lines))
         return 0
-    matches = [tuple(m.split("-")) for m in args.match] or MATCHES
+    matches = [tuple(m.split("-")) for m in args.match] or (
+        OUTSIDE_MATCHES if args.outside else MATCHES
+    )
     times: dict[str, list[float]] = {}
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     print(
@@ -414,11 +477,14 @@ def main(argv: list[str] | None = None) -> int:
             n = games_for(name, variants, a, b)
             n = min(n, args.games) if args.games is not None else n
             started = time.perf_counter()
+            started_at = datetime.now(UTC)
             tally = play_match((name, variants, seats), a, b, n, args, pool)
             for player, spent in tally.times.items():
                 times.setdefault(player, []).extend(spent)
             if args.out:
                 line = record(name, variants, seats, a, b, tally, time.perf_counter() - started)
+                if args.section:
+                    line |= run_fields(args, started_at)
                 with open(args.out, "a", encoding="utf-8") as out:
                     out.write(json.dumps(line) + "\n")
             low, high = tally.interval()

@@ -1,6 +1,6 @@
-"""Bot against bot: whole games between two levels (or a uniformly random player), seats
-alternating, with the share of the points, a 95% Wilson interval and the time per turn
-(a bot's reply).
+"""Bot against bot: whole games between two levels (or a uniformly random player, or one of
+the outside players of ``search.yardsticks``), seats alternating, with the share of the
+points, a 95% Wilson interval and the time per turn (a bot's reply).
 Used by ``idzeva arena`` and ``bench/arena.py``."""
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from games import Game
 
 from .mcts import LEVELS, Search
+from .yardsticks import YARDSTICKS
 
 RANDOM = "random"
-PLAYERS = (*LEVELS, RANDOM)
+PLAYERS = (*LEVELS, RANDOM, *YARDSTICKS)
 # A game still running after this many moves is scored as a draw (none of the games has
 # reached it against the bot; random against random can wander in Poron Jikaida).
 # (game, variants, seats): every game and variant the bot plays (arena and tests).
@@ -109,10 +110,14 @@ def chooser(
     """A function giving ``player``'s moves for its whole turn from a position, as the bot
     plays on Discord (``Search.choose_turn``: one search for the turn): by the level's
     search size alone (``clock``: also within its time, as on Discord; ``iterations``: a
-    size of its own). The random player makes one uniformly random move at a time."""
+    size of its own). The random player and the outside players make one move at a time."""
     if player == RANDOM:
         rng = random.Random(seed)
         return lambda game: [rng.choice(game.legal_moves())]
+    if player in YARDSTICKS:
+        rng = random.Random(seed)
+        play = YARDSTICKS[player]
+        return lambda game: [play(game, rng)]
     if player not in LEVELS:
         raise ValueError(f"unknown player {player!r}; one of: {', '.join(PLAYERS)}")
     rng = random.Random(seed)

@@ -186,7 +186,8 @@ commands:
         [--position FILE] [MOVE ...]
                                    the move the bot plays after MOVEs
   arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seats N] [--seed S]
-                                   bot against bot (levels: easy normal hard random)
+                                   bot against bot (levels: easy normal hard; random;
+                                   outside players: greedy flatmc alphabeta2)
   replay RECORD [--ply N] [--png FILE | --gif FILE]
                                    a game record at any ply, or as an animated GIF
   rules GAME [SECTION]             the rules of a game, or one section of them

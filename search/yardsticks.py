@@ -1,0 +1,215 @@
+"""Outside players: simple, well-known ways to play any game, written apart from the bot's
+search and evaluation (they share nothing with ``search.mcts`` or ``search.evaluate``), so
+that beating them says something about the bot.
+
+- ``greedy``: one ply. Plays the move after which its material count is best (a win
+  first), ties broken at random.
+- ``flatmc``: flat Monte Carlo. Plays each legal move followed by ``PLAYOUTS`` uniformly
+  random playouts of at most ``PLAYOUT_PLIES`` plies (dice rolled at random) and keeps the
+  move whose playouts score best: a finished game scores its points, a cut-off one 3/4,
+  1/2 or 1/4 as the material count is ahead, level or behind (a lead is not yet a win).
+- ``alphabeta2``: a two-ply alpha-beta search on the material count, captures tried first
+  (a ply is one move; where a roll is due the position is judged as it stands).
+
+The material count is the plainest one per game (``material``): Shax pieces on the board
+and in hand; Tchela counters on each side's rows; Šačidjun pieces captured; Chebache
+squares travelled; Poron Jikaida and Pastang a textbook piece value each.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from games import Game
+
+from .fastcopy import clone
+
+PLAYOUTS = 50
+PLAYOUT_PLIES = 40
+WIN = 1_000.0  # the material count of a won game (no count reaches it)
+
+# Poron Jikaida's pieces by kind (games.jikaida_pieces: King 1, Pallan 2, Kapt 3, Chuktar
+# 4, Jiktar 5, Hikdar 6, Paktun 7, Deldar 8, Swod 9), valued as a player would guess from
+# their moves: long-range pieces most, the Swod 1. The King is priceless: taking it ends
+# the game.
+JIKAIDA_VALUES = {1: 0.0, 2: 9.0, 3: 7.0, 4: 6.0, 5: 4.0, 6: 3.0, 7: 3.0, 8: 2.0, 9: 1.0}
+
+
+def _shax(game: Any, side: int) -> float:
+    return game.count(side) + game.in_hand[side]
+
+
+def _tchela(game: Any, side: int) -> float:
+    return game.on_board(side)
+
+
+def _sachidjun(game: Any, side: int) -> float:
+    return -game.captured_of(side)
+
+
+def _chebache(game: Any, side: int) -> float:
+    board = game.board
+    return sum(board.pos[p] for p in range(len(board.pos)) if board.owner[p] == side)
+
+
+def _jikaida(game: Any, side: int) -> float:
+    return sum(JIKAIDA_VALUES.get(v & 15, 1.0) for v in game.board if v and v >> 4 == side)
+
+
+COUNTS: dict[str, Callable[[Any, int], float]] = {
+    "shax": _shax,
+    "tchela": _tchela,
+    "sachidjun": _sachidjun,
+    "chebache": _chebache,
+    "jikaida": _jikaida,
+}
+
+
+def material(game: Game, team: int) -> float:
+    """``team``'s material count less its opponents' (``±WIN`` once the game is won; 0 for
+    a draw)."""
+    if game.outcome is not None:
+        winners = {game.team_of(s) for s in game.outcome.winners}
+        if not winners or len(winners) > 1:
+            return 0.0
+        return WIN if team in winners else -WIN
+    count = COUNTS[game.key]
+    sides = {game.team_of(s) for s in range(game.seats)}
+    return sum(count(game, side) if side == team else -count(game, side) for side in sides)
+
+
+def _team_to_move(game: Game) -> int:
+    seat = game.to_move
+    assert seat is not None
+    return game.team_of(seat)
+
+
+def _after(game: Game, move: str) -> Game:
+    child = clone(game, keep_log=False)
+    child.push_legal(move)
+    return child
+
+
+def _best(scored: list[tuple[float, str]], rng: random.Random) -> str:
+    top = max(score for score, _ in scored)
+    return rng.choice([move for score, move in scored if score == top])
+
+
+# ---- greedy ----------------------------------------------------------------------------
+
+
+def greedy(game: Game, rng: random.Random) -> str:
+    team = _team_to_move(game)
+    return _best([(material(_after(game, m), team), m) for m in game.legal_moves()], rng)
+
+
+# ---- flat Monte Carlo ------------------------------------------------------------------
+
+
+def _playout(game: Game, team: int, rng: random.Random, plies: int) -> float:
+    for _ in range(plies):
+        if game.is_over:
+            break
+        spec = game.dice_needed()
+        if spec is not None:
+            game.roll([rng.randint(1, spec.sides) for _ in range(spec.count)])
+            continue
+        game.push_legal(rng.choice(game.legal_moves()))
+    if game.outcome is not None:
+        return _points(game, team)
+    lead = material(game, team)
+    return 0.75 if lead > 0 else 0.25 if lead < 0 else 0.5
+
+
+def _points(game: Game, team: int) -> float:
+    """``team``'s share of a finished game's points (1/2 when nobody scored)."""
+    assert game.outcome is not None
+    score = game.outcome.score
+    ours = max(score[s] for s in range(game.seats) if game.team_of(s) == team)
+    theirs = max(score[s] for s in range(game.seats) if game.team_of(s) != team)
+    return ours / (ours + theirs) if ours + theirs else 0.5
+
+
+def flat_monte_carlo(
+    game: Game, rng: random.Random, playouts: int = PLAYOUTS, plies: int = PLAYOUT_PLIES
+) -> str:
+    team = _team_to_move(game)
+    moves = game.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    scored = []
+    for move in moves:
+        child = _after(game, move)
+        total = sum(_playout(clone(child, False), team, rng, plies) for _ in range(playouts))
+        scored.append((total, move))
+    return _best(scored, rng)
+
+
+# ---- two-ply alpha-beta ----------------------------------------------------------------
+
+
+_JIKAIDA_CAPTURE = re.compile(r"x([a-l])(\d+)")
+
+
+def _jikaida_victim(game: Any, move: str) -> float:
+    """The value of the enemy piece a Poron Jikaida move takes (0 for none; below 0 for a
+    Pallan taking a friendly piece)."""
+    found = _JIKAIDA_CAPTURE.search(move)
+    if found is None:
+        return 0.0
+    piece = game.board[game.geo.sq("abcdefghijkl".index(found[1]), int(found[2]) - 1)]
+    value = JIKAIDA_VALUES.get(piece & 15, 1.0)
+    return value if piece >> 4 != game.turn else -value
+
+
+def _captures_first(game: Game, moves: list[str], rng: random.Random) -> list[str]:
+    """The moves in random order, captures first (an ``x`` in the canonical move; in Poron
+    Jikaida the most valuable enemy piece first, and a Pallan's taking of a friendly piece
+    last)."""
+    shuffled = rng.sample(moves, len(moves))
+    if game.key == "jikaida":
+        return sorted(shuffled, key=lambda move: -_jikaida_victim(game, move))
+    return sorted(shuffled, key=lambda move: "x" not in move)
+
+
+def _alphabeta(
+    game: Game, team: int, depth: int, alpha: float, beta: float, rng: random.Random
+) -> float:
+    if depth == 0 or game.is_over or game.dice_needed() is not None:
+        return material(game, team)
+    maximising = _team_to_move(game) == team
+    value = -2 * WIN if maximising else 2 * WIN
+    for move in _captures_first(game, game.legal_moves(), rng):
+        score = _alphabeta(_after(game, move), team, depth - 1, alpha, beta, rng)
+        if maximising:
+            value = max(value, score)
+            alpha = max(alpha, value)
+        else:
+            value = min(value, score)
+            beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return value
+
+
+def alphabeta(game: Game, rng: random.Random, depth: int = 2) -> str:
+    """The first of the best moves in a random order, captures first: a later move only
+    as good as the best so far is cut off, so ties go to the earlier one."""
+    team = _team_to_move(game)
+    moves = _captures_first(game, game.legal_moves(), rng)
+    best, alpha = moves[0], -2 * WIN
+    for move in moves:
+        score = _alphabeta(_after(game, move), team, depth - 1, alpha, 2 * WIN, rng)
+        if score > alpha:
+            best, alpha = move, score
+    return best
+
+
+YARDSTICKS: dict[str, Callable[[Game, random.Random], str]] = {
+    "greedy": greedy,
+    "flatmc": flat_monte_carlo,
+    "alphabeta2": alphabeta,
+}
