@@ -14,6 +14,8 @@ in ``challenges.py``, the clock's work (``tick``) in ``deadlines.py``, takebacks
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 import random
 import re
@@ -64,6 +66,7 @@ from bot.domain.views import (
     NotFound,
     Notice,
     RenderFailed,
+    SaveFailed,
     ServiceError,
     StaleBoard,
 )
@@ -72,7 +75,7 @@ from bot.domain.views import RollDue as RollDue
 from bot.runtime.workers import Workers
 from bot.storage import GameStore
 from bot.storage.rating_model import job_for
-from bot.storage.rows import ENTRY, GameEvent, GameRow
+from bot.storage.rows import ENTRY, GameEvent, GameRow, StoreUnavailable
 from games import Game, load_game
 from games.base import DiceSpec
 
@@ -102,6 +105,53 @@ def default_renderer(game: Game) -> bytes:
 # ---- the service ---------------------------------------------------------------------
 
 
+# What each action is called when the store could not write it (a full disk): "Could not save
+# your move: try again shortly." Any other method: "that".
+UNSAVED = {
+    "create_challenge": "your challenge",
+    "accept_challenge": "your acceptance",
+    "decline_challenge": "your refusal",
+    "rematch": "your rematch",
+    "move": "your move",
+    "play_turn": "your move",
+    "roll": "your roll",
+    "resign": "your resignation",
+    "offer_draw": "your draw offer",
+    "answer_draw": "your answer",
+    "ask_takeback": "your takeback request",
+    "answer_takeback": "your answer",
+    "claim_timeout": "your claim",
+    "set_notify": "your notification settings",
+    "change_server_settings": "the server settings",
+    "start_vacation": "your vacation",
+}
+
+
+def refuses_unsaved(cls: type) -> type:
+    """Every public coroutine of ``cls`` answers a write the store could not make
+    (``StoreUnavailable``: rolled back, nothing happened) with ``SaveFailed``, shown to the
+    player privately, and logs it with the call and its cause for whoever runs the bot."""
+    for name, method in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.iscoroutinefunction(method):
+            setattr(cls, name, _refusing_unsaved(method, UNSAVED.get(name, "that")))
+    return cls
+
+
+def _refusing_unsaved(method: Callable[..., Awaitable[Any]], what: str):
+    @functools.wraps(method)
+    async def refusing(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(self, *args, **kwargs)
+        except StoreUnavailable as error:
+            log.error(
+                "%s%r not saved: %s", method.__name__, (*args, kwargs), error.__cause__ or error
+            )
+            raise SaveFailed(f"Could not save {what}: try again shortly.") from error
+
+    return refusing
+
+
+@refuses_unsaved
 class GameService:
     def __init__(
         self,

@@ -153,6 +153,11 @@ class StaleBoard(ServiceError):
         self.board = board
 
 
+class SaveFailed(ServiceError):
+    """The store could not write the action for the machine's sake (a full disk): nothing
+    of it happened; the player may try again shortly."""
+
+
 class CorruptGame(ServiceError):
     """A stored state that fails to load."""
 

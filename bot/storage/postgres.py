@@ -18,10 +18,11 @@ it talks to.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
@@ -29,7 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.storage.migrations import POSTGRES, RATED_SINCE, refuse_newer
-from bot.storage.rows import StoreError, encode_state
+from bot.storage.rows import StoreError, StoreUnavailable, encode_state
 from bot.storage.sql import Dialect, SqlStore, queries, rate_finished
 
 DIALECT = Dialect(
@@ -140,16 +141,33 @@ class PostgresStore(SqlStore):
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[PgConnection]:
-        async with self._pool.acquire() as db, db.transaction():
-            yield PgConnection(db)
+        """One write transaction, rolled back if the block raises."""
+        with machine_failures_unavailable():
+            async with self._pool.acquire() as db, db.transaction():
+                yield PgConnection(db)
 
     @asynccontextmanager
     async def _statement(self) -> AsyncIterator[PgConnection]:
-        yield PgConnection(self._pool)
+        with machine_failures_unavailable():
+            yield PgConnection(self._pool)
 
     async def _explain(self, sql: str, params: Sequence[Any]) -> list[str]:
         """``EXPLAIN``: one line per line of the plan."""
         return [row[0] for row in await self._fetchall(f"EXPLAIN {sql}", params)]
+
+
+# The server's resources (SQLSTATE class 53: a full disk is 53100 ``DiskFullError``) and
+# system errors (class 58: an I/O error): the machine's fault, not the statement's.
+MACHINE_FAILURES = (asyncpg.InsufficientResourcesError, asyncpg.PostgresSystemError)
+
+
+@contextlib.contextmanager
+def machine_failures_unavailable() -> Iterator[None]:
+    """A write the machine could not make becomes ``StoreUnavailable`` (cause chained)."""
+    try:
+        yield
+    except MACHINE_FAILURES as error:
+        raise StoreUnavailable(f"could not write to the database: {error}") from error
 
 
 def _count(status: str) -> int:

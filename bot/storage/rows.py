@@ -19,6 +19,11 @@ class StoreError(Exception):
     """The database cannot be used: ``str()`` is one line for whoever runs the bot."""
 
 
+class StoreUnavailable(StoreError):
+    """A write failed for the machine's sake (a full disk, an I/O error), not the caller's:
+    the transaction was rolled back; trying again later may work. The cause is chained."""
+
+
 def encode_state(state: str) -> bytes:
     """How a game's state is stored: its JSON, zlib-compressed (level 1: fast, and most of
     the gain)."""

@@ -30,7 +30,7 @@ from typing import Any, Self
 import aiosqlite
 
 from bot.storage.migrations import COMPRESSED_SINCE, RATED_SINCE, SQLITE, refuse_newer
-from bot.storage.rows import StoreError, encode_state
+from bot.storage.rows import StoreError, StoreUnavailable, encode_state
 from bot.storage.sql import Dialect, SqlStore, queries, rate_finished
 
 log = logging.getLogger(__name__)
@@ -152,11 +152,12 @@ class Store(SqlStore):
             try:
                 await _run(self._db, "BEGIN IMMEDIATE")
                 yield SqliteConnection(self._db)
-            except BaseException:
-                await _rollback(self._db)
-                raise
-            else:
                 await _run(self._db, "COMMIT")
+            except BaseException as error:
+                await _rollback(self._db)
+                if is_machine_failure(error):
+                    raise StoreUnavailable(f"could not write to the database: {error}") from error
+                raise
 
     def _statement(self) -> contextlib.AbstractAsyncContextManager[SqliteConnection]:
         """One writer: a statement is a transaction of its own."""
@@ -356,6 +357,16 @@ async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -
     """
     async with db.execute(sql, params) as cursor:
         return cursor
+
+
+# SQLite's messages for a write the machine could not make (SQLITE_FULL, SQLITE_IOERR).
+MACHINE_FAILURES = ("database or disk is full", "disk i/o error")
+
+
+def is_machine_failure(error: BaseException) -> bool:
+    return isinstance(error, sqlite3.OperationalError) and any(
+        message in str(error).lower() for message in MACHINE_FAILURES
+    )
 
 
 async def _rollback(db: aiosqlite.Connection) -> None:
