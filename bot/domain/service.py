@@ -621,7 +621,7 @@ class GameService:
         changed = replace(row, version=row.version + 1, **columns)
         back = actor is not None and clocks.paused(row.paused_until, now)
         if back:  # back from vacation: the player's other clocks run again
-            await self._vacations.end(row.guild_id, actor)
+            back = await self._end_vacation_after_move(row, actor)
             changed = await self._game_row(row.id, row.guild_id)
         # The next player's menu is ready before they start typing.
         _remember(self._snapshots, (changed.id, changed.version), after)
@@ -629,6 +629,22 @@ class GameService:
         image = self._image(row.kind, done.shown)
         view = self._view(changed, after, extra, image=image)
         return replace(view, back_from_vacation=back), after
+
+    async def _end_vacation_after_move(self, row: GameRow, actor: int) -> bool:
+        """End the mover's vacation after their move was written. The move stands whatever
+        happens here: a vacation the store cannot end now is logged and left running (its
+        player may end it by hand), never reported as a move not saved."""
+        try:
+            await self._vacations.end(row.guild_id, actor)
+        except StoreUnavailable as error:
+            log.error(
+                "vacation of %s not ended after their move in game %s: %s",
+                actor,
+                row.id,
+                error.__cause__ or error,
+            )
+            return False
+        return True
 
     async def _rating_fields(self, row: GameRow) -> Fields:
         """A finished game's rating changes (or that it was friendly), for its board."""

@@ -118,3 +118,32 @@ def test_a_database_file_that_cannot_grow_refuses_the_move_until_it_can(tmp_path
     [logged] = done.stderr.splitlines()
     assert logged.startswith(f"ERROR bot.domain.service: move({seen['game_id']}, {BOB}, 'd3'")
     assert logged.endswith(seen["refused"]["cause"].split("'")[1])
+
+
+async def test_a_move_saved_while_the_vacation_cannot_be_ended_stands(
+    service, store, clock, monkeypatch, caplog
+):
+    # Alice moves during her vacation: the move is written first, then her vacation ends.
+    # When only the second write fails, the move is not "not saved": it stands, its board is
+    # shown, the vacation runs on (she may end it by hand) and the admin gets a log line.
+    board = await start_game(service)
+    await service.start_vacation(GUILD, ALICE, 3)
+    vacations = type(service._vacations)  # the failure injected where it happens
+
+    async def cannot_end(self, guild_id, user_id):
+        raise StoreUnavailable("the disk is full") from sqlite3.OperationalError(
+            "database or disk is full"
+        )
+
+    monkeypatch.setattr(vacations, "end", cannot_end)
+    with caplog.at_level(logging.ERROR):
+        moved = await service.move(board.game_id, ALICE, "d2", guild_id=GUILD)
+
+    assert moved.version == board.version + 1
+    assert not moved.back_from_vacation
+    assert (await store.get_game(board.game_id)).version == board.version + 1
+    [logged] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert logged.getMessage() == (
+        f"vacation of {ALICE} not ended after their move in game {board.game_id}: "
+        "database or disk is full"
+    )
