@@ -46,9 +46,9 @@ def reason(game: Game, turn: str | Sequence[str]) -> str:
     after = load_game(game.to_json())
     for move in moves:
         after.push(move)
-    if after.is_over and after.outcome is not None:
-        if any(after.team_of(seat) == game.team_of(mover) for seat in after.outcome.winners):
-            return f"wins the game: {after.result_text()}"
+    winners = after.outcome.winners if after.outcome is not None else ()
+    if any(after.team_of(seat) == game.team_of(mover) for seat in winners):
+        return f"wins the game: {after.result_text()}"
     explain = EXPLAINERS.get(game.key)
     said = explain(before, after, mover) if explain is not None else None
     return said or judgement(after, game.team_of(mover))
