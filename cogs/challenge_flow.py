@@ -36,6 +36,8 @@ async def challenge(
     svc = service(interaction)
     if not rated:  # absent means rated (bot/domain/ratings.py)
         options = {**(options or {}), "rated": False}
+    if shared.hints:  # absent means none (bot/domain/hints.py)
+        options = {**(options or {}), "hints": True}
     invited = [user for user in (opponent, partner, opponent_partner) if user is not None]
     if level is not None:
         options = {**(options or {}), "level": level}

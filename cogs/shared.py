@@ -14,6 +14,7 @@ from bot.domain.service import ServiceError
 from bot.storage.rating_model import rated_games
 from games import GAMES
 
+from . import hint as hint_flow
 from . import notify as notify_flow
 from . import play, replay, standings
 from . import rules as rules_flow
@@ -139,6 +140,11 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
             return
         await takeback_flow.ask(interaction, game_id)
 
+    @app_commands.command(description="The move the bot would play for you now, and why (private)")
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def hint(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await hint_flow.show(interaction, game)
+
     @app_commands.command(description="Where your turn notices reach you in this server")
     @app_commands.describe(
         where="Thread (a mention), DM, both, or off",
@@ -236,6 +242,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @resign.autocomplete("game")
     @draw.autocomplete("game")
     @takeback.autocomplete("game")
+    @hint.autocomplete("game")
     @claim.autocomplete("game")
     async def game_autocomplete(
         self, interaction: discord.Interaction, current: str

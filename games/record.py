@@ -29,7 +29,9 @@ EVENT_KINDS = (
     "takeback-ask",
     "takeback-accept",
     "takeback-decline",
+    "hint",
 )
+HINT = "hint"  # a player took a hint (``/game hint``): the record counts them per side
 MAX_PLIES = 100_000  # far beyond any real game; a guard against a runaway file
 
 
@@ -395,6 +397,14 @@ def text_record(record: GameRecord, game: Game | None = None) -> str:
     if record.result:
         header.append(("Reason", record.result.reason))
     header.append(("Plies", str(len(record.moves))))
+    hints = hint_counts(record.events, record.seats)
+    if any(hints):
+        side_names = [
+            names[seat] if seat < len(names) else f"Seat {seat + 1}" for seat in range(record.seats)
+        ]
+        header.append(
+            ("Hints", ", ".join(f"{n} {count}" for n, count in zip(side_names, hints, strict=True)))
+        )
     lines = [f'[{key} "{value}"]' for key, value in header]
     lines.append("")
     width = len(str(len(record.moves)))
@@ -495,6 +505,16 @@ def _event_words(event: dict[str, Any], names: Sequence[str]) -> str:
     return f"   ({text})"
 
 
+def hint_counts(events: Iterable[dict[str, Any]], seats: int) -> tuple[int, ...]:
+    """The hints each seat took (its ``hint`` events), seat by seat."""
+    counts = [0] * seats
+    for event in events:
+        seat = event.get("seat")
+        if event.get("event") == HINT and _is_whole_number(seat) and 0 <= seat < seats:
+            counts[seat] += 1
+    return tuple(counts)
+
+
 def event_text(event: dict[str, Any], names: Sequence[str]) -> str:
     """An event of the record (as ``events`` lists it) in words, naming the sides by
     ``names``: ``Black accepts the takeback: White's d2-d3 xg7 undone``."""
@@ -509,6 +529,7 @@ def event_text(event: dict[str, Any], names: Sequence[str]) -> str:
         "draw-decline": "declines the draw",
         "takeback-ask": "asks for a takeback",
         "takeback-decline": "declines the takeback",
+        HINT: "takes a hint",
     }
     if kind == "takeback-accept":
         undone = " ".join(event.get("undone") or [])

@@ -4,7 +4,7 @@ version) and its line in lists (``game_summary``, from the row alone).
 
 from __future__ import annotations
 
-from bot.domain import clocks
+from bot.domain import clocks, hints
 from bot.domain.actions import parse_game, title_of
 from bot.domain.bot_seats import BOT_LEVELS
 from bot.domain.engine_jobs import Snapshot
@@ -86,4 +86,4 @@ def _extra_fields(row: GameRow, game: Snapshot) -> Fields:
     if seat is not None and not game.is_over:
         name = game.seat_names[seat]
         fields.append(("Draw offer", f"<@{row.players[seat]}> ({name}) offers a draw"))
-    return tuple(fields)
+    return tuple(fields) + hints.board_fields(row.options)

@@ -41,7 +41,7 @@ from functools import partial
 from typing import Any
 
 from bot.config import Settings
-from bot.domain import bot_seats, clocks
+from bot.domain import bot_seats, clocks, hints
 from bot.domain.actions import game_class_named, known_game_class, new_game, parse_game, title_of
 from bot.domain.server_settings import Refused, ServerSettings
 from bot.domain.views import (
@@ -429,11 +429,13 @@ class Challenges:
         options: dict[str, Any],
     ) -> dict[str, Any]:
         """What a new challenge must pass, whoever makes it (a challenge command, a
-        rematch): the bot's seats and levels (``bot_seats.check_challenge``), then the
+        rematch): hints only in a friendly game (``hints.check_challenge``), the bot's seats
+        and levels (``bot_seats.check_challenge``), then the
         server's settings (the game turned on, challenges allowed in the channel or the
         thread's channel, ``channel_ids``; the time per move): the options with the clock.
         ``NotAllowed``/``ServiceError`` say why not."""
         try:
+            options = hints.check_challenge(options)
             options = bot_seats.check_challenge(self.bot_user_id, list(invited), bots, options)
         except ValueError as error:
             raise NotAllowed(str(error)) from None

@@ -9,7 +9,8 @@ The service is the facade on top of the modules that hold each capability (all i
 (importable from here too), the engine side (loading a game, the players' actions) in
 ``actions.py``, the jobs it runs in its worker pool in ``engine_jobs.py``, seats and rematches
 in ``challenges.py``, the clock's work (``tick``) in ``deadlines.py``, takebacks in
-``takebacks.py``. The bot player (``opponent.py``) sits above it and plays through it.
+``takebacks.py``, hints in ``hints.py``. The bot player (``opponent.py``) sits above it and
+plays through it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bot.domain import (
     challenges,
     clocks,
     engine_jobs,
+    hints,
     notify,
     ratings,
     records,
@@ -120,6 +122,7 @@ UNSAVED = {
     "answer_draw": "your answer",
     "ask_takeback": "your takeback request",
     "answer_takeback": "your answer",
+    "hint": "your hint",
     "claim_timeout": "your claim",
     "set_notify": "your notification settings",
     "change_server_settings": "the server settings",
@@ -194,6 +197,13 @@ class GameService:
         )
         self._takebacks = takebacks.Takebacks(
             store, clock, self._workers, game_row=self._game_row, apply=self._apply
+        )
+        self._hints = hints.Hints(
+            store,
+            clock,
+            self._workers,
+            game_row=self._game_row,
+            iterations=settings.bot_iterations,
         )
         self._deadlines = Deadlines(
             store,
@@ -468,6 +478,11 @@ class GameService:
     ) -> tuple[takebacks.TakebackView, BoardView | None]:
         """Accept (the restored board comes back) or decline a takeback request."""
         return await self._takebacks.answer(game_id, user_id, accept, guild_id, version)
+
+    async def hint(self, game_id: int, user_id: int, *, guild_id: int) -> hints.Hint:
+        """The turn the bot would play for you now, and why (``bot/domain/hints.py``):
+        counted in the game's record; refused where hints are not allowed."""
+        return await self._hints.hint(game_id, user_id, guild_id)
 
     async def game_events(self, game_id: int, guild_id: int) -> list[GameEvent]:
         """The game's event history (``bot/domain/events.py``)."""

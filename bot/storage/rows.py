@@ -46,8 +46,18 @@ TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE = (
     "takeback-accept",
     "takeback-decline",
 )
+HINT = "hint"  # a player took a hint (bot/domain/hints.py); the same word as games.record.HINT
 KINDS = frozenset(
-    [ENTRY, DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE, TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE]
+    [
+        ENTRY,
+        DRAW_OFFER,
+        DRAW_ACCEPT,
+        DRAW_DECLINE,
+        TAKEBACK_ASK,
+        TAKEBACK_ACCEPT,
+        TAKEBACK_DECLINE,
+        HINT,
+    ]
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.domain import bot_seats
+from bot.domain import bot_seats, hints
 from bot.domain.clocks import describe
 from bot.domain.service import ChallengeView
 
@@ -42,6 +42,8 @@ def challenge_embed(challenge: ChallengeView, note: str | None = None) -> discor
         lines.append(f"The bot plays at level **{level}**.")
     if options.get("rated", True) is False:
         lines.append("Friendly game: not rated.")
+    if hints.chosen(options):
+        lines.append("Hints allowed (`/game hint`).")
     timeout = bot_seats.timeout_line(options)
     if timeout:
         lines.append(timeout)

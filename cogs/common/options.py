@@ -5,8 +5,8 @@ alike: a number is ASCII digits only (``²`` and ``٣`` are digits to Python, no
 fits SQLite's integer, at most 2**63 - 1; anything else is "not a game number", answered like
 any other refusal.
 
-Challenges: every game's ``challenge`` command has ``opponent``, ``level``, ``rated`` and
-``time``, added by ``challenge_options`` with their descriptions and choices.
+Challenges: every game's ``challenge`` command has ``opponent``, ``level``, ``rated``,
+``time`` and ``hints``, added by ``challenge_options`` with their descriptions and choices.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ LEVEL_CHOICES = [
 ]
 LEVEL_HELP = "When you challenge me: how well I play (normal by default)"
 RATED_HELP = "Counts for the ratings (default: yes); no makes a friendly game"
+HINTS_HELP = "Allow /game hint in this friendly game (default: no; needs rated:False)"
 # Hours or days per move (seconds as the value).
 TIME_CHOICES = [app_commands.Choice(name=name, value=seconds) for name, seconds in TIMES]
 TIME_HELP = "Time per move (default: the server's setting, else 3 days)"
@@ -70,6 +71,7 @@ class ChallengeOptions:
     level: str | None  # how well the bot plays, when it is challenged
     rated: bool
     time: int | None  # seconds per move; None: the server's default
+    hints: bool = False  # /game hint allowed (a friendly game only)
 
 
 def _option(name: str, annotation: Any, default: Any) -> inspect.Parameter:
@@ -82,6 +84,7 @@ LAST_OPTIONS = (
     _option("level", app_commands.Choice[str] | None, None),
     _option("rated", bool, True),
     _option("time", app_commands.Choice[int] | None, None),
+    _option("hints", bool, False),
 )
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
@@ -90,7 +93,7 @@ def challenge_options(
     *, opponent: str = OPEN_HELP, level: str = LEVEL_HELP
 ) -> Callable[[Callback], Callback]:
     """Give a game's challenge command the options every challenge has: ``opponent`` first,
-    then the game's own, then ``level``, ``rated`` and ``time``, with their descriptions
+    then the game's own, then ``level``, ``rated``, ``time`` and ``hints``, with their descriptions
     (``opponent`` and ``level`` may be said the game's way) and choices.
 
     The command is written ``async def challenge(self, interaction, shared:
@@ -113,12 +116,19 @@ def challenge_options(
                 level=level.value if level else None,
                 rated=options.pop("rated", True),
                 time=time.value if time else None,
+                hints=options.pop("hints", False),
             )
             await func(self, interaction, shared, **options)
 
         parameters = [*head, *FIRST_OPTIONS, *own, *LAST_OPTIONS]
         command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-        described = {"opponent": opponent, "level": level, "rated": RATED_HELP, "time": TIME_HELP}
+        described = {
+            "opponent": opponent,
+            "level": level,
+            "rated": RATED_HELP,
+            "time": TIME_HELP,
+            "hints": HINTS_HELP,
+        }
         app_commands.describe(**described)(command)
         return app_commands.choices(level=LEVEL_CHOICES, time=TIME_CHOICES)(command)
 

@@ -1,5 +1,6 @@
-"""Every game's challenge command has the same four shared options (``cogs/common/options.py``):
-``opponent`` first, the game's own options, then ``level``, ``rated`` and ``time``, each with
+"""Every game's challenge command has the same five shared options (``cogs/common/options.py``):
+``opponent`` first, the game's own options, then ``level``, ``rated``, ``time`` and ``hints``
+(issue 34), each with
 the same description and choices (Šačidjun words ``opponent`` and ``level`` its own way:
 partners, and seats the bot may take)."""
 
@@ -17,6 +18,7 @@ LEVEL = "When you challenge me: how well I play (normal by default)"
 SHARED = {
     "rated": "Counts for the ratings (default: yes); no makes a friendly game",
     "time": "Time per move (default: the server's setting, else 3 days)",
+    "hints": "Allow /game hint in this friendly game (default: no; needs rated:False)",
 }
 OWN = {  # each game's own options, between the shared ones, in order
     "shax challenge": ["first", "variant"],
@@ -49,7 +51,7 @@ async def test_every_challenge_command_has_the_shared_options(world):
     assert sorted(commands) == sorted(OWN)
     for name, command in commands.items():
         options = {param.name: param for param in command.parameters}
-        assert list(options) == ["opponent", *OWN[name], "level", "rated", "time"], name
+        assert list(options) == ["opponent", *OWN[name], "level", "rated", "time", "hints"], name
         opponent, level = options["opponent"], options["level"]
         rated, time = options["rated"], options["time"]
         assert opponent.type is discord.AppCommandOptionType.user
@@ -62,6 +64,10 @@ async def test_every_challenge_command_has_the_shared_options(world):
         assert ", ".join(choice.name for choice in time.choices) == TIME_NAMES, name
         assert [choice.value for choice in time.choices] == [h * HOUR for h in TIME_HOURS]
         assert (rated.description, time.description) == (SHARED["rated"], SHARED["time"])
+        hints = options["hints"]
+        assert hints.type is discord.AppCommandOptionType.boolean
+        assert not hints.required and hints.default is False
+        assert hints.description == SHARED["hints"], name
         if name == "sachi challenge":
             assert opponent.description.startswith("Who you want to play; empty: an open one")
             assert level.description.startswith("How well I play the seats you give me")
