@@ -1,0 +1,118 @@
+"""Why the bot plays a move (``search.explain.reason``, issue 34's hints): hand-built positions
+whose sentences are worked out from the rules (``/work/shared/rules/<game>.md``), never from
+the search."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from games import Shax, Tchela, load_game
+from games.jikaida import Jikaida
+from search.explain import reason
+
+WIN_CHANCE = re.compile(r"keeps the position best by the bot's judgement: win chance \d{1,3}%")
+
+
+def shax_after(moves: list[str]) -> Shax:
+    game = Shax()
+    for move in moves:
+        game.push(move)
+    return game
+
+
+# ---- Shax -------------------------------------------------------------------------------
+
+
+def test_shax_a_placement_that_completes_a_mill():
+    # White holds a1 and a4 (Black g1 and g4): a7 closes the a-file's outer line.
+    game = shax_after(["a1", "g1", "a4", "g4"])
+    assert reason(game, "a7") == "completes a mill at a1-a4-a7"
+
+
+def test_shax_a_placement_that_blocks_the_opponents_mill():
+    # White holds a1 and a4 with a7 empty: Black's a7 takes the point White's mill needs.
+    game = shax_after(["a1", "g1", "a4"])
+    assert reason(game, "a7") == "blocks White's mill at a1-a4-a7"
+
+
+def test_shax_a_quiet_placement_falls_back_on_the_bots_judgement():
+    game = shax_after(["a1", "g1", "a4"])
+    assert WIN_CHANCE.fullmatch(reason(game, "d1"))
+
+
+def test_reason_leaves_the_game_alone():
+    game = shax_after(["a1", "g1", "a4", "g4"])
+    saved = game.to_json()
+    reason(game, "a7")
+    assert game.to_json() == saved
+
+
+# ---- Tchela -----------------------------------------------------------------------------
+
+
+def tchela_position(south: dict[int, int], north: dict[int, int]) -> Tchela:
+    """South to move in the main phase (both opened), one store each, empty; ``south`` and
+    ``north``: counters per hole (1..16), the other holes empty."""
+    holes = [[side.get(hole, 0) for hole in range(1, 17)] for side in (south, north)]
+    state = {
+        "holes": holes,
+        "stores": [[0], [0]],
+        "captured": [0, 0],
+        "turn": 0,
+        "opened": [True, True],
+        "last": None,
+        "safeguard_plies": [],
+        "positions": {},
+    }
+    record = {"game": "tchela", "variants": [], "seats": 2, "state": state, "log": []}
+    game = load_game(json.dumps(record))
+    assert isinstance(game, Tchela)
+    return game
+
+
+def test_tchela_a_capture_that_leaves_nothing_to_take_back():
+    # South sows hole 9's one counter into the empty inner hole 10, which faces North's 15
+    # (3 counters) with North's outer hole 17 - 15 = 2 behind it (4): 7 captured. North then
+    # has only hole 5's counter, sown into its outer hole 6: no capture.
+    game = tchela_position({9: 1}, {15: 3, 2: 4, 5: 1})
+    assert reason(game, "9") == "captures 7 counters and leaves none to take back"
+
+
+def test_tchela_a_capture_the_opponent_can_answer():
+    # As above, but North's hole 14 holds one counter: sown into its emptied inner hole 15,
+    # which faces South's 10 (the counter just sown, 1) with South's 17 - 10 = 7 behind (2).
+    game = tchela_position({9: 1, 7: 2}, {15: 3, 2: 4, 14: 1})
+    assert reason(game, "9") == "captures 7 counters and North can take 3 back"
+
+
+# ---- Pastang ----------------------------------------------------------------------------
+
+
+def pastang(pieces: dict[str, str]) -> Jikaida:
+    return Jikaida.from_position({"variant": "pastang", "turn": "yellow", "pieces": pieces})
+
+
+def test_pastang_takes_a_deldar_that_nothing_guards():
+    # The yellow Deldar steps two squares straight up c3-c4-c5 onto the blue Deldar; Blue's
+    # only other piece is a Swod on f3, which moves and captures only downwards.
+    game = pastang({"c3": "YD", "a1": "YD", "c5": "BD", "f3": "BS"})
+    assert reason(game, "c3xc5") == "takes the blue Deldar on c5 that nothing guards"
+
+
+def test_pastang_takes_a_deldar_that_can_be_taken_back():
+    # The same, with a blue Deldar on d6, one diagonal step from c5.
+    game = pastang({"c3": "YD", "a1": "YD", "c5": "BD", "d6": "BD", "f3": "BS"})
+    assert reason(game, "c3xc5") == "takes the blue Deldar on c5 that can be taken back"
+
+
+def test_pastang_a_swod_reaching_the_last_rank_promotes():
+    # A yellow Swod on e5 steps forward onto rank 6, Pastang's last: it becomes a Deldar.
+    game = pastang({"e5": "YS", "a1": "YD", "a4": "BS"})
+    assert reason(game, "e5-e6=D") == "promotes the Swod to Deldar"
+
+
+def test_pastang_taking_the_last_blue_piece_wins():
+    # "No King: the last side with pieces on the board wins."
+    game = pastang({"c3": "YD", "c5": "BD"})
+    assert reason(game, "c3xc5").startswith("wins the game: ")
