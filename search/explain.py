@@ -12,7 +12,12 @@ thing of note, game by game:
   enemy King put in Kaida, a promotion, a piece moved out of reach;
 - Chebache: the opponent's pieces sent back to Start, a Chebache formed, pieces moved out
   of the threat of the opponent's Chebaches;
-- Šačidjun: the opposing pieces captured.
+- Šačidjun: the opposing pieces captured, the holds made;
+- and in both dice games what the opponent's next roll can do, counted roll by roll over
+  the 36 (two d6) or 64 (two d8) ordered rolls: those whose legal moves include one that
+  captures a piece at once (Šačidjun: a landing written with ``x``) or an attack that alone
+  sends pieces back to Start (Chebache: an ``X`` landing; an attack made of several moves
+  of the turn is not counted).
 
 When nothing of note is found, the sentence gives the bot's judgement of the position after
 the turn (``search.evaluate``): "keeps the position best by the bot's judgement: win chance
@@ -22,12 +27,16 @@ the turn (``search.evaluate``): "keeps the position best by the bot's judgement:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from itertools import product
 from typing import Any
 
 from games import Game, load_game
 from games.jikaida_pieces import KIND_OF
 from games.jikaida_pieces import NAME as JIKAIDA_NAME
 from games.jikaida_pieces import SIDE_NAME as JIKAIDA_SIDE
+from games.sachidjun import CELLS
 from games.shax import MILLS
 
 from .evaluate import evaluate
@@ -201,7 +210,18 @@ def _chebache(before: Any, after: Any, mover: int) -> str | None:
     escaped = set(before.threatened(mover)) - set(after.threatened(mover))
     if escaped and not after.threatened(mover):
         said.append("takes its pieces out of the opponent's Chebaches")
-    return " and ".join(said) or None
+    exposure = _exposure(after, partial(_sends_back, mover), "attack")
+    return _with_exposure(said, exposure)
+
+
+def _sends_back(seat: int, game: Any, move: str) -> bool:
+    """Whether ``move`` is an attack that alone sends ``seat``'s pieces back to Start."""
+    if "X" not in move:
+        return False
+    before = _at_start(game, seat)
+    game = load_game(game.to_json())
+    game.push(move)
+    return _at_start(game, seat) > before
 
 
 def _at_start(game: Any, seat: int) -> int:
@@ -213,11 +233,71 @@ def _at_start(game: Any, seat: int) -> int:
 
 
 def _sachidjun(before: Any, after: Any, mover: int) -> str | None:
-    enemy = 1 - before.team_of(mover)  # ``captured_of(side)``: side's pieces held by the other
-    taken = after.captured_of(enemy) - before.captured_of(enemy)
+    side = before.team_of(mover)
+    said = []
+    taken = after.captured_of(1 - side) - before.captured_of(1 - side)  # held by ``side``
     if taken > 0:
-        return f"captures {taken} opposing piece{'s' if taken > 1 else ''}"
-    return None
+        said.append(f"captures {taken} opposing piece{'s' if taken > 1 else ''}")
+    holds = [
+        CELLS[cell]
+        for cell in range(len(CELLS))
+        if after.held_by(cell, side) and not before.held_by(cell, side)
+    ]
+    if holds:
+        said.append(f"makes a hold on {', '.join(holds)}")
+    exposure = _exposure(after, _captures_at_once, "capture")
+    return _with_exposure(said, exposure)
+
+
+def _captures_at_once(game: Any, move: str) -> bool:
+    """A landing that captures a lone piece at once (written with ``x``)."""
+    return "x" in move
+
+
+# ---- the next roll -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """Of the ``rolls`` the opponent may roll next (ordered: 36 with two d6, 64 with two
+    d8), the ``hits`` that give them a first move that ``verb``s the mover's pieces."""
+
+    hits: int
+    rolls: int
+    verb: str
+
+
+def _exposure(after: Any, hits: Callable[[Any, str], bool], verb: str) -> Exposure | None:
+    """Count, roll by roll, the opponent's next rolls whose legal moves include one that
+    ``hits`` (None when no roll is due next: the game is over or the turn goes on)."""
+    spec = after.dice_needed()
+    if spec is None or after.is_over:
+        return None
+    saved = after.to_json()
+    rolls = list(product(range(1, spec.sides + 1), repeat=spec.count))
+    count = 0
+    for dice in rolls:
+        game = load_game(saved)
+        game.roll(dice)
+        if any(hits(game, move) for move in game.legal_moves()):
+            count += 1
+    return Exposure(count, len(rolls), verb)
+
+
+def _with_exposure(said: list[str], exposure: Exposure | None) -> str | None:
+    """The turn's sentence with what the next roll can do to the mover's pieces: said when
+    no roll can (a safe turn), or as a warning after what the turn does."""
+    if exposure is None:
+        return " and ".join(said) or None
+    if exposure.hits == 0:
+        safe = f"leaves no piece that any of the {exposure.rolls} next rolls can {exposure.verb}"
+        return " and ".join([*said, safe])
+    if not said:
+        return None
+    return (
+        " and ".join(said)
+        + f"; {exposure.hits} of the {exposure.rolls} next rolls can {exposure.verb} a piece"
+    )
 
 
 EXPLAINERS: dict[str, Explainer] = {

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import re
 
-from games import Shax, Tchela, load_game
+from games import Game, Shax, Tchela, load_game
 from games.jikaida import Jikaida
+from games.sachidjun import CELLS, options_for
 from search.explain import reason
 
 WIN_CHANCE = re.compile(r"keeps the position best by the bot's judgement: win chance \d{1,3}%")
@@ -116,3 +117,49 @@ def test_pastang_taking_the_last_blue_piece_wins():
     # "No King: the last side with pieces on the board wins."
     game = pastang({"c3": "YD", "c5": "BD"})
     assert reason(game, "c3xc5").startswith("wins the game: ")
+
+
+# ---- Šačidjun ---------------------------------------------------------------------------
+
+
+def sachidjun_position(
+    pieces: dict[tuple[str, int], int], dice: tuple[int, int], home: list[int]
+) -> Game:
+    """Veradi raža (role 0) to move with ``dice`` rolled, two players; ``pieces``: counts
+    per (cell, role) on the track, ``home``: the pieces left in each role's mora."""
+    cells = [[0, 0, 0, 0] for _ in range(len(CELLS))]
+    for (cell, role), count in pieces.items():
+        cells[CELLS.index(cell)][role] += count
+    state = {
+        "cells": cells,
+        "home": home,
+        "prisoners": [[0, 0]] * 4,
+        "role": 0,
+        "dice": list(dice),
+        "options": [list(option) for option in options_for(*dice)],
+        "used": [0] * len(CELLS),
+        "played": [],
+        "landed": [],
+    }
+    record = {"game": "sachidjun", "variants": [], "seats": 2, "state": state, "log": []}
+    return load_game(json.dumps(record))
+
+
+def test_sachidjun_a_capture_out_of_every_next_roll_s_reach():
+    # Veradi raža W1 moves 3 onto the lone tameg raža on W4 (captured at once), W2 moves 5
+    # to W7. Tameg raža rolls next, its seven pieces all in its mora: they enter at NE and go
+    # south, at most 16 cells (to S6), never reaching the west side.
+    game = sachidjun_position({("W1", 0): 1, ("W2", 0): 1, ("W4", 1): 1}, (3, 5), [6, 7, 8, 8])
+    assert reason(game, ["W1xW4", "W2-W7"]) == (
+        "captures 1 opposing piece and leaves no piece that any of the 64 next rolls can capture"
+    )
+
+
+def test_sachidjun_a_capture_that_leaves_a_piece_19_rolls_hit():
+    # Veradi raža E1 moves 2 onto the lone tameg raža on E3; W1 moves 5 to W6. A tameg raža
+    # leaving its mora lands on E3 with a move of 4 (NE, then three cells): a roll with a 4
+    # (15 of 64), or 1-3 and 3-1 (one piece moving a+b), 2-2 (2d) and 1-1 (4d): 19 rolls.
+    game = sachidjun_position({("E1", 0): 1, ("W1", 0): 1, ("E3", 1): 1}, (2, 5), [6, 7, 8, 8])
+    assert reason(game, ["E1xE3", "W1-W6"]) == (
+        "captures 1 opposing piece; 19 of the 64 next rolls can capture a piece"
+    )
