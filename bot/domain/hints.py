@@ -22,12 +22,13 @@ the same version shows the same hint and is not counted twice. The search runs i
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bot.domain import bot_seats
 from bot.domain.actions import parse_game, require_player, title_of
+from bot.domain.takebacks import GameRowOf
 from bot.domain.views import NotAllowed, ServiceError
 from bot.runtime.workers import Workers
 from bot.storage import GameStore
@@ -55,8 +56,6 @@ NOT_CHOSEN = (
 HINTS_NEED_FRIENDLY = (
     "Hints are for friendly games: add rated:False to a challenge with hints:True."
 )
-
-GameRowOf = Callable[[int, int], Awaitable[GameRow]]  # (game, guild) -> row, or NotFound
 
 
 @dataclass(frozen=True)
