@@ -163,3 +163,24 @@ def test_sachidjun_a_capture_that_leaves_a_piece_19_rolls_hit():
     assert reason(game, ["E1xE3", "W1-W6"]) == (
         "captures 1 opposing piece; 19 of the 64 next rolls can capture a piece"
     )
+
+
+# ---- Poron Jikaida ----------------------------------------------------------------------
+
+
+def test_poron_a_jiktar_move_that_puts_the_blue_king_in_kaida():
+    # Inside Mortil (no front crossed) the yellow Jiktar slides b4-e4 along the rank; from
+    # e4 it attacks up the e-file, where the blue King stands on e5.
+    game = Jikaida.from_position(
+        {"pieces": {"b2": "YK", "b4": "YJ", "l1": "YS", "e5": "BK", "l18": "BD"}}
+    )
+    assert reason(game, "b4-e4") == "puts the blue King in Kaida"
+
+
+def test_poron_a_king_step_out_of_kaida():
+    # The blue Jiktar on b5 attacks down the b-file to the yellow King on b2; a1 is on
+    # neither its file nor its rank, nor next to the blue King on e5.
+    game = Jikaida.from_position(
+        {"pieces": {"b2": "YK", "l1": "YS", "e5": "BK", "b5": "BJ", "l18": "BD"}}
+    )
+    assert reason(game, "b2-a1") == "gets the King out of Kaida"
