@@ -6,7 +6,7 @@ mill and its removal, a Chebache roll's moves) with the position after it and sa
 thing of note, game by game:
 
 - Shax: a mill completed (and the piece removed), an opponent's mill blocked, a piece
-  removed that stood two in a line;
+  removed that stood two in a line, the freeing move a blocked opponent needs;
 - Tchela: the counters captured, and whether the opponent can take any back;
 - Poron Jikaida and Pastang: a piece taken (guarded or not), the King out of Kaida, the
   enemy King put in Kaida, a promotion, a piece moved out of reach;
@@ -88,6 +88,15 @@ def _shax(before: Any, after: Any, mover: int) -> str | None:
             continue
         origin, _, target = move.rpartition("-")
         made = [line for line in MILLS if target in line and _all_of(after, line, mover, origin)]
+        if before.blocked:  # "the opponent must move instead, and must choose a move after
+            # which the blocked player has a legal move ("freeing move"). A mill formed by a
+            # freeing move removes nothing."
+            blocked = before.seat_names[1 - mover]
+            mill = (
+                f", completing a mill at {mill_name(made[0])} that removes nothing" if made else ""
+            )
+            said.append(f"frees {blocked}'s blocked pieces{mill}")
+            continue
         if made:
             said.append(f"completes a mill at {mill_name(made[0])}")
             continue

@@ -184,3 +184,23 @@ def test_poron_a_king_step_out_of_kaida():
         {"pieces": {"b2": "YK", "l1": "YS", "e5": "BK", "b5": "BJ", "l18": "BD"}}
     )
     assert reason(game, "b2-a1") == "gets the King out of Kaida"
+
+
+def test_shax_the_freeing_move_for_a_blocked_opponent():
+    # White (to move nominally) has a1, a7 and g1, every neighbour taken by Black's a4, d1,
+    # d7 and g4: blocked, so Black moves instead and must free White. d1-d2 opens d1 to a1
+    # and g1.
+    state = {
+        "board": {"a1": "W", "a7": "W", "g1": "W", "a4": "B", "d1": "B", "d7": "B", "g4": "B"},
+        "in_hand": [0, 0],
+        "nominal": 0,
+        "stage": "movement",
+        "first_mill": None,
+        "first_remover": 1,
+        "placement_removals_left": 0,
+        "positions": {},
+    }
+    record = {"game": "shax", "variants": [], "seats": 2, "state": state, "log": []}
+    game = load_game(json.dumps(record))
+    assert game.to_move == 1
+    assert reason(game, "d1-d2") == "frees White's blocked pieces"
