@@ -130,6 +130,8 @@ def hint_job(
     spec = game.dice_needed()
     if spec is not None:
         raise NotAllowed(f"Roll the dice first ({spec}): the hint depends on them.")
+    if not game.legal_moves():  # e.g. a Šačidjun redemption offer waits for its answer
+        raise NotAllowed(f"There is no move to play now: {game.status_line()}")
     moves = Search(HINT_LEVEL, seed, iterations).choose_turn(game)
     return moves, reason(game, moves), game.ply
 
