@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from games.base import Game
@@ -20,13 +20,23 @@ RENDERERS["chebache"] = render_chebache
 RENDERERS["sachidjun"] = render_sachidjun
 RENDERERS["jikaida"] = render_jikaida
 
-__all__ = ["RENDERERS", "render_png", "render_shax"]
+__all__ = ["MARKING", "RENDERERS", "render_png", "render_shax"]
 
 
-def render_png(game: Game) -> bytes:
-    """The position of ``game`` as PNG bytes, drawn by the renderer for its kind of game."""
+# The renderers that draw marks (``marks=``: the squares, points or pits a lesson speaks
+# of); the others draw the position without them.
+MARKING: frozenset[str] = frozenset({"shax"})
+
+
+def render_png(game: Game, marks: Iterable[str] = ()) -> bytes:
+    """The position of ``game`` as PNG bytes, drawn by the renderer for its kind of game,
+    with ``marks`` highlighted where the renderer draws marks (``ValueError`` for a mark
+    that names no place on its board)."""
     try:
         renderer = RENDERERS[game.key]
     except KeyError:
         raise KeyError(f"no renderer for {game.title}") from None
+    marks = tuple(marks)
+    if marks and game.key in MARKING:
+        return renderer(game, marks=marks)
     return renderer(game)

@@ -21,6 +21,7 @@ from bot.domain.learn import (
 )
 from bot.domain.learn.answers import spelling
 from bot.domain.rules_pages import page_source
+from render import MARKING, render_png
 
 # Headings of the rules pages that teach no ruling: how to write moves, read the picture,
 # use the Discord commands. Every other '## ' heading must be some lesson's ``covers``.
@@ -75,6 +76,14 @@ def test_step_position_builds_and_waits_for_the_learner(course_id, lesson_id, in
     if step.task == MOVE:
         assert not game.is_over and game.dice_needed() is None
         assert game.legal_moves(), "a move task needs a position with legal moves"
+
+
+@pytest.mark.parametrize(("course_id", "lesson_id", "index"), STEPS)
+def test_step_picture_draws_its_marks(course_id, lesson_id, index):
+    step = step_of(course_id, lesson_id, index)
+    if step.game not in MARKING:
+        pytest.skip(f"the {step.game} picture draws no marks yet")
+    assert render_png(step.position(), step.marks).startswith(b"\x89PNG")
 
 
 @pytest.mark.parametrize(("course_id", "lesson_id", "index"), STEPS)

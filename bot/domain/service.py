@@ -9,8 +9,8 @@ The service is the facade on top of the modules that hold each capability (all i
 (importable from here too), the engine side (loading a game, the players' actions) in
 ``actions.py``, the jobs it runs in its worker pool in ``engine_jobs.py``, seats and rematches
 in ``challenges.py``, the clock's work (``tick``) in ``deadlines.py``, takebacks in
-``takebacks.py``, hints in ``hints.py``. The bot player (``opponent.py``) sits above it and
-plays through it.
+``takebacks.py``, hints in ``hints.py``, lessons in ``learn/``. The bot player
+(``opponent.py``) sits above it and plays through it.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ from bot.domain.actions import natural_key as natural_key
 from bot.domain.deadlines import Deadlines
 from bot.domain.engine_jobs import Action, Renderer, Snapshot
 from bot.domain.jobs import Outbox
+from bot.domain.learn import Learning, Place
+from bot.domain.learn.pictures import step_picture
 from bot.domain.names import PlayerNames
 from bot.domain.server_settings import ServerSettings, change
 from bot.domain.vacations import Vacations
@@ -215,6 +217,16 @@ class GameService:
             apply=self._apply,
         )
         self._names = PlayerNames(store, clock)
+        self._learning = Learning(store, clock)
+
+    @property
+    def learning(self) -> Learning:
+        """The learners' courses and progress (``bot/domain/learn/``)."""
+        return self._learning
+
+    async def lesson_picture(self, place: Place) -> bytes:
+        """The picture of a lesson step, its marks highlighted (rendered in a worker)."""
+        return await self._workers.run(step_picture, place.step)
 
     async def close(self) -> None:
         """Stop the worker processes, if any."""

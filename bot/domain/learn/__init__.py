@@ -5,11 +5,18 @@
 from __future__ import annotations
 
 from .answers import Verdict, check, first_answer
-from .loader import CourseError, course_ids, load_course, parse_course
+from .loader import CourseError, course_ids, find_course, load_course, parse_course
 from .model import CHOOSE, MOVE, READ, Course, Lesson, Step
+from .progress import Answered, Learning, Place, Standing, place_of
 
 __all__ = [
     "CHOOSE",
+    "Answered",
+    "Learning",
+    "Place",
+    "Standing",
+    "find_course",
+    "place_of",
     "MOVE",
     "READ",
     "Course",

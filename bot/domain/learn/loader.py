@@ -41,6 +41,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from games import game_class
+
 from .model import CHOOSE, MOVE, READ, TASKS, Course, Lesson, Step
 
 COURSE_KEYS = {"game", "variants", "seats", "title", "rules", "summary", "lesson"}
@@ -72,6 +74,24 @@ def load_course(course_id: str) -> Course:
         raise KeyError(f"no course {course_id!r}; there are: {', '.join(course_ids())}")
     text = (files(__package__) / "courses" / f"{course_id}.toml").read_text("utf-8")
     return parse_course(course_id, text)
+
+
+def find_course(text: str) -> Course:
+    """The course a learner names: its id, its title, or its game's name or alias
+    (``KeyError`` with the courses there are)."""
+    wanted = " ".join(text.split()).casefold()
+    courses = [load_course(course_id) for course_id in course_ids()]
+    for course in courses:
+        if wanted in (course.id, course.title.casefold()):
+            return course
+    try:
+        game = game_class(wanted).key
+    except KeyError:
+        game = None
+    for course in courses:
+        if course.game == game:
+            return course
+    raise KeyError(f"There is no course {text.strip()!r}: try {', '.join(course_ids())}.")
 
 
 def parse_course(course_id: str, text: str) -> Course:
