@@ -25,7 +25,7 @@ __all__ = ["MARKING", "RENDERERS", "render_png", "render_shax"]
 
 # The renderers that draw marks (``marks=``: the squares, points or pits a lesson speaks
 # of); the others draw the position without them.
-MARKING: frozenset[str] = frozenset({"shax", "chebache", "tchela"})
+MARKING: frozenset[str] = frozenset({"shax", "chebache", "tchela", "sachidjun"})
 
 
 def render_png(game: Game, marks: Iterable[str] = ()) -> bytes:
