@@ -24,8 +24,8 @@ __all__ = ["MARKING", "RENDERERS", "render_png", "render_shax"]
 
 
 # The renderers that draw marks (``marks=``: the squares, points or pits a lesson speaks
-# of); the others draw the position without them.
-MARKING: frozenset[str] = frozenset({"shax", "chebache", "tchela", "sachidjun"})
+# of, each game's names for them); the others draw the position without them.
+MARKING: frozenset[str] = frozenset({"shax", "chebache", "tchela", "sachidjun", "jikaida"})
 
 
 def render_png(game: Game, marks: Iterable[str] = ()) -> bytes:
