@@ -143,6 +143,7 @@ SCREENSHOTS: dict[str, tuple[str, list[str]]] = {
     "sachidjun-board.png": ("sachidjun", SACHIDJUN_GAME),
 }
 
+
 def shax_lesson() -> bytes:
     """A step of the Shax course (/game learn): White's mill d7-a7 is made, and the marked
     points are Black's threat d2-d3 into c3 d3 e3, which the learner's removal must stop."""
