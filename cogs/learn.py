@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from typing import Any
 
 import discord
@@ -40,7 +41,7 @@ from . import challenge_flow
 from .common.answers import SORRY, acknowledge, answer_error, refuse, tell_with
 from .common.buttons import PersistentButton, guarded
 from .common.client import service
-from .common.options import ChallengeOptions
+from .common.options import ChallengeOptions, parse_id
 from .common.text import clip
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,11 @@ TASK_FOOTERS = {
     READ: "Press Continue.",
 }
 EMBED_LIMIT = 4096
+FORM = re.compile(
+    r"idz:la:(?P<course>[a-z0-9-]{1,30}):(?P<lesson>[a-z0-9-]{1,40}):(?P<step>[0-9]{1,4})"
+)
+MOVE_FIELD = "move"  # the answer form's one field
+FORM_SECONDS = 900  # a form left open longer is still answered, by form_submitted
 
 
 # ---- buttons --------------------------------------------------------------------------
@@ -147,25 +153,58 @@ async def _unacknowledged(button: LessonButton, interaction: discord.Interaction
 
 
 class AnswerForm(discord.ui.Modal):
-    """The form of a move answer: one line, read as the game reads a move."""
+    """The form of a move answer: one line, read as the game reads a move. Its custom id
+    names the step (``idz:la:COURSE:LESSON:STEP``), and ``form_submitted`` answers it by
+    that id (the form has no ``on_submit``): a form still open across a restart is
+    answered too."""
 
     def __init__(self, place: Place):
         title = clip(f"{place.course.title}: {place.lesson.title}", 45)
-        super().__init__(title=title, timeout=None)
-        self.place = place
+        ids = (place.course.id, place.lesson.id, str(place.index + 1))
+        super().__init__(title=title, timeout=FORM_SECONDS, custom_id=":".join(("idz:la", *ids)))
         self.move = discord.ui.TextInput(
             label="Your move",
-            custom_id="move",
+            custom_id=MOVE_FIELD,
             placeholder="as in a game",
             max_length=ANSWER_LIMIT,
         )
         self.add_item(self.move)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        await acknowledge(interaction)
-        place = self.place
-        number = place.index + 1
-        await answer_step(interaction, place.course.id, place.lesson.id, number, self.move.value)
+
+async def form_submitted(interaction: discord.Interaction) -> None:
+    """Answer a submitted lesson form (every interaction comes here: the others are left
+    alone)."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: Any = interaction.data or {}
+    form = FORM.fullmatch(str(data.get("custom_id", "")))
+    if form is None:
+        return
+    await acknowledge(interaction)
+    typed = _field(data.get("components", []), MOVE_FIELD) or ""
+    try:
+        step = parse_id(form["step"])
+        await answer_step(interaction, form["course"], form["lesson"], step, typed[:ANSWER_LIMIT])
+    except Exception:
+        log.exception("lesson form %s failed", data.get("custom_id"))
+        await refuse(interaction, SORRY)
+
+
+def _field(components: Any, custom_id: str) -> str | None:
+    """The value typed in the form's field ``custom_id``, wherever its rows nest it."""
+    if isinstance(components, list):
+        for component in components:
+            found = _field(component, custom_id)
+            if found is not None:
+                return found
+    elif isinstance(components, dict):
+        if components.get("custom_id") == custom_id and isinstance(components.get("value"), str):
+            return components["value"]
+        for key in ("components", "component"):
+            found = _field(components.get(key), custom_id)
+            if found is not None:
+                return found
+    return None
 
 
 # ---- flows ----------------------------------------------------------------------------

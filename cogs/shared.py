@@ -151,6 +151,10 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     async def learn(self, interaction: discord.Interaction, course: str | None = None) -> None:
         await learn_flow.show(interaction, course)
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await learn_flow.form_submitted(interaction)
+
     @learn.autocomplete("course")
     async def course_autocomplete(
         self, interaction: discord.Interaction, current: str

@@ -4,7 +4,9 @@ and the easy bot offered at the end (issue 34)."""
 
 from __future__ import annotations
 
-from bot.domain.learn import CHOOSE, READ, load_course
+import pytest
+
+from bot.domain.learn import CHOOSE, READ, course_ids, load_course
 
 from .helpers import answer, labels, public, refused
 
@@ -105,12 +107,38 @@ async def test_leaving_midway_then_resuming_after_a_restart(world):
     assert labels(resumed) == ["Answer", "Hint", "Courses"]  # the try is remembered
     listed = answer(await w.bob.slash(w.channel, "game learn"))
     assert "▶️ **Shax** (4 of 8 lessons done)" in text_of(listed)
-    # The message from before the restart still answers.
+    # The message from before the restart still answers, and so does a form opened
+    # before another restart.
     right = await answer_step(w.bob, shown, mills.steps[0], "d7-a7")
     assert footer_of(right).startswith("Step 2 of 5.")
+    form = await w.bob.click(right, label="Answer")
+    await w.restart()
+    removed = (await w.bob.submit_modal(form, {"move": "xd2"})).response
+    assert text_of(removed).startswith(f"✅ {mills.steps[1].why}")
+    assert footer_of(removed).startswith("Step 3 of 5.")
     # Another learner starts at the beginning.
     fresh = answer(await w.carol.slash(w.channel, "game learn", course="shax"))
     assert fresh.embeds[0].title == "Shax · lesson 1/8: The board and its lines"
+
+
+@pytest.mark.skipif(
+    "chebache" not in course_ids(), reason="the Chebache course comes from branch learn-courses"
+)
+async def test_leaving_a_chebache_lesson_midway_resumes_after_a_restart(world):
+    w = world
+    course = load_course("chebache")
+    number, lesson = next((n, x) for n, x in enumerate(course.lessons, 1) if len(x.steps) > 1)
+    shown = answer(await w.alice.slash(w.channel, "game learn", course="Chebache"))
+    for step in [s for x in course.lessons[: number - 1] for s in x.steps] + [lesson.steps[0]]:
+        shown = await answer_step(w.alice, shown, step, step.answer[0] if step.answer else "")
+    where = (f"Chebache · lesson {number}/{len(course.lessons)}: {lesson.title}", "Step 2 of")
+    assert (shown.embeds[0].title, footer_of(shown)[:9]) == where
+    await w.restart()
+    resumed = answer(await w.alice.slash(w.channel, "game learn", course="chebache"))
+    assert (resumed.embeds[0].title, footer_of(resumed)[:9]) == where
+    step = lesson.steps[1]
+    done = await answer_step(w.alice, resumed, step, step.answer[0] if step.answer else "")
+    assert not text_of(done).startswith("❌")
 
 
 async def test_an_unknown_course_is_refused_privately(world):
