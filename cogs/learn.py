@@ -104,7 +104,7 @@ class LessonButton(
         said = self.said()
         if said is None:
             await refuse(interaction, NO_STEP)
-        elif self.action == "hint":
+        elif self.action == "hint" and self.step is not None:
             await show_hint(interaction, self.course, self.lesson, self.step)
         else:
             await answer_step(interaction, self.course, self.lesson, self.step, said)
@@ -248,12 +248,8 @@ async def answer_step(
     await _edit(interaction, await answered_message(interaction, answered))
 
 
-async def show_hint(
-    interaction: discord.Interaction, course: str, lesson: str, step: int | None
-) -> None:
-    if step is None:
-        await refuse(interaction, NO_STEP)
-        return
+async def show_hint(interaction: discord.Interaction, course: str, lesson: str, step: int) -> None:
+    """The step's answer, shown over the step once the learner tried it."""
     learning = service(interaction).learning
     try:
         hint = await learning.hint(interaction.user.id, course, lesson, step - 1)
