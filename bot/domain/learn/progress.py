@@ -162,11 +162,14 @@ class Learning:
         return Answered(verdict, answered, following, lesson_done, course_done)
 
     async def hint(self, user_id: int, course_id: str, lesson_id: str, index: int) -> str:
-        """The step's answer, once the learner tried it (``NotAllowed`` before)."""
-        place = await self.open(user_id, course_id, lesson_id, index)
+        """The step's answer, once the learner tried it (``NotAllowed`` before; nothing is
+        written either way)."""
+        place = place_of(course_id, lesson_id, index)
         if place.step.task == READ:
             raise NotAllowed("This step asks nothing: press Continue.")
-        if not place.hint_allowed:
+        row = await self._row(user_id, course_id)
+        tries = row.tries if (row.lesson, row.step) == (lesson_id, index) else 0
+        if tries < HINT_AFTER_TRIES:
             raise NotAllowed(TRY_FIRST)
         return first_answer(place.step)
 
