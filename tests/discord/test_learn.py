@@ -60,7 +60,7 @@ async def test_a_learner_completes_the_whole_shax_course(world):
     assert game.kind == "shax"
     listed = (await w.alice.click(shown, label="Courses")).response
     assert "✅ **Shax** (all 8 lessons done)" in text_of(listed)
-    assert labels(listed)[0] == "✅ Shax"
+    assert "✅ Shax" in labels(listed)  # one button per course, the other courses beside it
 
 
 async def test_a_wrong_answer_gets_its_reason_then_a_hint_shows_the_answer(world):
