@@ -23,8 +23,11 @@ RENDERERS["jikaida"] = render_jikaida
 __all__ = ["MARKING", "RENDERERS", "render_png", "render_shax"]
 
 
-# The renderers that draw marks (``marks=``: the squares, points or pits a lesson speaks
-# of, each game's names for them); the others draw the position without them.
+# The renderers that draw marks (``marks=``: the places a lesson speaks of, each game's
+# names for them: Shax points ``d2``; Chebache squares ``c4`` and intersections ``bc34``;
+# Tchela holes ``9`` and stores ``s``/``s1``/``s2`` of the player to move, ``N15``/``S9`` for
+# a named side; Šačidjun cells ``W3``, ``SW`` and moras ``b2``; Jikaida squares ``c4``);
+# the others draw the position without them.
 MARKING: frozenset[str] = frozenset({"shax", "chebache", "tchela", "sachidjun", "jikaida"})
 
 
