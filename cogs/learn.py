@@ -61,6 +61,7 @@ FORM = re.compile(
     r"idz:la:(?P<course>[a-z0-9-]{1,30}):(?P<lesson>[a-z0-9-]{1,40}):(?P<step>[0-9]{1,4})"
 )
 MOVE_FIELD = "move"  # the answer form's one field
+NAME_THE_COURSE = "Name the course too: `/game learn course:shax answer:d2`."
 FORM_SECONDS = 900  # a form left open longer is still answered, by form_submitted
 
 
@@ -210,13 +211,32 @@ def _field(components: Any, custom_id: str) -> str | None:
 # ---- flows ----------------------------------------------------------------------------
 
 
-async def show(interaction: discord.Interaction, course: str | None) -> None:
-    """``/game learn``: the list of courses, or the named course where the learner stopped."""
+async def show(interaction: discord.Interaction, course: str | None, answer: str | None) -> None:
+    """``/game learn``: the list of courses, the named course where the learner stopped, or
+    (``answer``) the answer to its step, typed as a move is in a game."""
     await acknowledge(interaction)
-    if course is None:
+    if course is None and answer is None:
         await _send(interaction, await list_message(interaction))
-    else:
+    elif course is None:
+        await refuse(interaction, NAME_THE_COURSE)
+    elif answer is None:
         await show_course(interaction, course[:ANSWER_LIMIT], edit=False)
+    else:
+        await answer_typed(interaction, course[:ANSWER_LIMIT], answer[:ANSWER_LIMIT])
+
+
+async def answer_typed(interaction: discord.Interaction, course: str, text: str) -> None:
+    """The answer to the step the learner is at, as a new private message."""
+    learning = service(interaction).learning
+    user = interaction.user.id
+    try:
+        place = await learning.resume(user, course)
+        ids = (place.course.id, place.lesson.id, place.index)
+        answered = await learning.answer(user, *ids, text)
+    except ServiceError as error:
+        await answer_error(interaction, error)
+        return
+    await _send(interaction, await answered_message(interaction, answered))
 
 
 async def show_course(interaction: discord.Interaction, course: str, *, edit: bool) -> None:
@@ -407,6 +427,37 @@ def course_choices(typed: str) -> list[app_commands.Choice[str]]:
         if wanted in course.title.casefold() or wanted in course_id:
             choices.append(app_commands.Choice(name=course.title, value=course_id))
     return choices[:25]
+
+
+async def answer_choices(
+    interaction: discord.Interaction, course: str | None, typed: str
+) -> list[app_commands.Choice[str]]:
+    """What the learner may answer at their step, matching what they typed: the legal moves
+    (and whole turns) as a game's autocomplete offers them, or the step's choices. Reads
+    the learner's place without keeping it."""
+    if not course:
+        return []
+    try:
+        place = await service(interaction).learning.where(
+            interaction.user.id, course[:ANSWER_LIMIT]
+        )
+    except ServiceError:
+        return []
+    step, typed = place.step, typed[:ANSWER_LIMIT]
+    if step.task == CHOOSE:
+        offered = [(label, label) for label in step.choices if typed.casefold() in label.casefold()]
+    elif step.task == MOVE:
+        game = step.position()
+        moves = [(move, game.describe_move(move)) for move in game.legal_moves()]
+        offered = game.search_choices([*game.line_choices(), *moves], typed)
+    else:
+        return []
+    return [
+        app_commands.Choice(
+            name=clip(f"{move} — {text}" if text != move else move, 100), value=move[:100]
+        )
+        for move, text in offered[:25]
+    ]
 
 
 BUTTONS = (LessonButton, CourseButton)

@@ -147,9 +147,14 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
         await hint_flow.show(interaction, game)
 
     @app_commands.command(description="Learn a game in short lessons, privately, where you stopped")
-    @app_commands.describe(course="The game to learn (leave it out for the list, with your ticks)")
-    async def learn(self, interaction: discord.Interaction, course: str | None = None) -> None:
-        await learn_flow.show(interaction, course)
+    @app_commands.describe(
+        course="The game to learn (leave it out for the list, with your ticks)",
+        answer="Your answer to the step you are at, typed as a move in a game",
+    )
+    async def learn(
+        self, interaction: discord.Interaction, course: str | None = None, answer: str | None = None
+    ) -> None:
+        await learn_flow.show(interaction, course, answer)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -160,6 +165,13 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return learn_flow.course_choices(current)
+
+    @learn.autocomplete("answer")
+    async def answer_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        course = getattr(interaction.namespace, "course", None)
+        return await learn_flow.answer_choices(interaction, course, current)
 
     @app_commands.command(description="Where your turn notices reach you in this server")
     @app_commands.describe(

@@ -146,3 +146,27 @@ async def test_an_unknown_course_is_refused_privately(world):
     refused(await w.alice.slash(w.channel, "game learn", course="chess"), "no course 'chess'")
     offered = await w.alice.autocomplete(w.channel, "game learn", "course", "sh")
     assert [choice["value"] for choice in offered] == ["shax"]
+
+
+async def test_an_answer_typed_with_the_command_offers_the_legal_moves(world):
+    w = world
+    board = load_course("shax").lesson("board")
+    offered = await w.carol.autocomplete(w.channel, "game learn", "answer", "", course="shax")
+    assert offered == []  # the first step only tells: nothing to offer
+    said = answer(await w.carol.slash(w.channel, "game learn", course="shax", answer="ok"))
+    assert footer_of(said).startswith("Step 2 of 4.")
+    offered = await w.carol.autocomplete(w.channel, "game learn", "answer", "n", course="shax")
+    assert [choice["value"] for choice in offered] == ["No"]
+    for step in board.steps[1:]:
+        said = answer(
+            await w.carol.slash(w.channel, "game learn", course="shax", answer=step.answer[0])
+        )
+        assert said.ephemeral and text_of(said).startswith("✅")
+    # The placement lesson's first step: a1 a4 White, g7 g1 Black; a7 is the one free "a".
+    offered = await w.carol.autocomplete(w.channel, "game learn", "answer", "a", course="shax")
+    assert [choice["value"] for choice in offered] == ["a7"]
+    said = answer(await w.carol.slash(w.channel, "game learn", course="shax", answer="b4"))
+    assert text_of(said).startswith("❌ Not that: a1 a4 b4 is no mill")
+    said = answer(await w.carol.slash(w.channel, "game learn", course="Shax", answer=" A7"))
+    assert text_of(said).startswith("✅ a1 a4 a7: your first mill.")
+    refused(await w.carol.slash(w.channel, "game learn", answer="a7"), "Name the course too")

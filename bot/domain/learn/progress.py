@@ -92,6 +92,26 @@ def step_after(place: Place) -> Place | None:
     return None if lesson is None else Place(place.course, lesson, 0)
 
 
+def _named_course(course_name: str) -> Course:
+    try:
+        return find_course(course_name)
+    except KeyError as error:
+        raise NotFound(str(error.args[0])) from None
+
+
+def _place_of_row(course: Course, row: LearnRow) -> Place:
+    """The step the row keeps, or (none kept, or the course changed since) the first
+    lesson not completed."""
+    if row.lesson:
+        try:
+            kept = place_of(course.id, row.lesson, row.step)
+            return Place(course, kept.lesson, kept.index, row.tries)
+        except NotFound:
+            pass
+    lesson = next((x for x in course.lessons if x.id not in row.done), course.lessons[0])
+    return Place(course, lesson, 0)
+
+
 class Learning:
     """The learners' progress over the store and clock."""
 
@@ -113,20 +133,18 @@ class Learning:
 
     async def resume(self, user_id: int, course_name: str) -> Place:
         """Where the learner stopped in the course they name, or its first lesson not
-        completed (``NotFound`` for a course there is not)."""
-        try:
-            course = find_course(course_name)
-        except KeyError as error:
-            raise NotFound(str(error.args[0])) from None
+        completed, kept as their place (``NotFound`` for a course there is not)."""
+        course = _named_course(course_name)
         row = await self._row(user_id, course.id)
-        if row.lesson:
-            try:
-                kept = place_of(course.id, row.lesson, row.step)
-                return Place(course, kept.lesson, kept.index, row.tries)
-            except NotFound:
-                pass  # the course changed: start again at the first lesson not completed
-        lesson = next((x for x in course.lessons if x.id not in row.done), course.lessons[0])
-        return await self._keep(row, Place(course, lesson, 0))
+        place = _place_of_row(course, row)
+        if (row.lesson, row.step) == (place.lesson.id, place.index):
+            return place
+        return await self._keep(row, place)
+
+    async def where(self, user_id: int, course_name: str) -> Place:
+        """``resume``'s place, without keeping it (what autocomplete reads)."""
+        course = _named_course(course_name)
+        return _place_of_row(course, await self._row(user_id, course.id))
 
     async def open(self, user_id: int, course_id: str, lesson_id: str, index: int) -> Place:
         """The step a button names, kept as the learner's place."""
