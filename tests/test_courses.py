@@ -147,6 +147,17 @@ def test_a_removal_with_the_only_stopping_pieces():
     assert check(removal, "xb6").reason == removal.otherwise
 
 
+def test_a_whole_turn_typed_for_a_one_move_step_is_judged_by_the_move_asked():
+    # Chebache, White rolled 3 and 5 at the start: "bring a piece out onto your space 5".
+    step = load_course("chebache").lesson("paths").steps[2]
+    assert step.answer == ("S/5", "K(S/5)")
+    for turn in ("S/5 S/3", "S/3 S/5", "s/3 k(s/5)"):  # the 5 played, first or second
+        assert check(step, turn).right, turn
+    # S, 3, then 8: nothing ever lands on 5; the first move's own reason is given.
+    assert check(step, "S/3 3/8").reason == step.wrong["S/3"]
+    assert check(step, "K(S/3) K(3/8)").reason == step.otherwise
+
+
 def test_a_choice_is_read_case_and_spaces_aside():
     choice = load_course("shax").lesson("blocking").steps[2]
     assert check(choice, "  black   MOVES anyway").right

@@ -70,6 +70,8 @@ def _check_move(step: Step, text: str) -> Verdict:
         played = tuple(trial.push_line(text))
     except IllegalMove as error:
         return Verdict(False, _sentence(error.reason))
+    if len(played) > 1 and all(" " not in answer for answer in step.answer):
+        return _check_turn(step, game, played)
     line = " ".join(played)
     if line in step.answer:
         return Verdict(True, step.why, played)
@@ -77,6 +79,16 @@ def _check_move(step: Step, text: str) -> Verdict:
     if rest is not None:
         return Verdict(False, UNFINISHED.format(rest=rest), played)
     return Verdict(False, step.otherwise, played)
+
+
+def _check_turn(step: Step, game: Game, played: tuple[str, ...]) -> Verdict:
+    """A step that asks for one move, answered with a whole turn (as a dice game takes it):
+    right if the turn plays an answer; else judged by its first move."""
+    answered = next((move for move in played if move in step.answer), None)
+    if answered is not None:
+        return Verdict(True, step.why, (answered,))
+    first = played[0]
+    return Verdict(False, _listed_reason(step, game, first) or step.otherwise, (first,))
 
 
 def _listed_reason(step: Step, game: Game, text: str) -> str | None:
