@@ -57,9 +57,9 @@ TASK_FOOTERS = {
     READ: "Press Continue.",
 }
 EMBED_LIMIT = 4096
-FORM = re.compile(
-    r"idz:la:(?P<course>[a-z0-9-]{1,30}):(?P<lesson>[a-z0-9-]{1,40}):(?P<step>[0-9]{1,4})"
-)
+# A step in a custom id: the course, the lesson and the step counted from 1.
+STEP_ID = r"(?P<course>[a-z0-9-]{1,30}):(?P<lesson>[a-z0-9-]{1,40}):(?P<step>[0-9]{1,4})"
+FORM = re.compile(f"idz:la:{STEP_ID}")
 MOVE_FIELD = "move"  # the answer form's one field
 NAME_THE_COURSE = "Name the course too: `/game learn course:shax answer:d2`."
 FORM_SECONDS = 900  # a form left open longer is still answered, by form_submitted
@@ -70,10 +70,7 @@ FORM_SECONDS = 900  # a form left open longer is still answered, by form_submitt
 
 class LessonButton(
     PersistentButton,
-    template=(
-        r"idz:le:(?P<course>[a-z0-9-]{1,30}):(?P<lesson>[a-z0-9-]{1,40}):(?P<step>[0-9]{1,4})"
-        r":(?P<action>go|answer|hint|bot|c[0-9])"
-    ),
+    template=f"idz:le:{STEP_ID}:(?P<action>go|answer|hint|bot|c[0-9])",
 ):
     """A button of a step: ``go`` (Continue), ``cN`` (the Nth choice), ``answer`` (the form
     for a move), ``hint``, or ``bot`` (the game against the easy bot, after the course)."""
@@ -112,14 +109,16 @@ class LessonButton(
 
     def said(self) -> str | None:
         """What the button answers: nothing (Continue, Hint), or its choice's label; None
-        when the step or the choice is not there (a stale or forged button)."""
+        when the step, or that button on it, is not there (a stale or forged button)."""
         place = _place_or_none(self.course, self.lesson, self.step)
         if place is None:
             return None
-        if not self.action.startswith("c"):
-            return ""
-        index = int(self.action[1:])
-        return place.step.choices[index] if index < len(place.step.choices) else None
+        if self.action == "go":
+            return "" if place.step.task == READ else None
+        if self.action.startswith("c"):
+            index = int(self.action[1:])
+            return place.step.choices[index] if index < len(place.step.choices) else None
+        return ""
 
 
 class CourseButton(PersistentButton, template=r"idz:lc:(?P<course>[a-z0-9-]{1,30})"):

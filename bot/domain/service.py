@@ -22,7 +22,7 @@ import random
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -186,6 +186,7 @@ class GameService:
         # loaded here for menu searches (only when someone types).
         self._snapshots: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
         self._search_games: OrderedDict[tuple[int, int], Game] = OrderedDict()
+        self._lesson_pictures: OrderedDict[tuple[str, str, int], bytes] = OrderedDict()
         self._vacations = Vacations(store, clock, lambda row: self._mover_and_waiting(row)[0])
         self._challenges = challenges.Challenges(
             store,
@@ -225,8 +226,14 @@ class GameService:
         return self._learning
 
     async def lesson_picture(self, place: Place) -> bytes:
-        """The picture of a lesson step, its marks highlighted (rendered in a worker)."""
-        return await self._workers.run(step_picture, place.step)
+        """The picture of a lesson step, its marks highlighted: rendered in a worker once,
+        then remembered (a learner who tries again sees the same picture)."""
+        key = (place.course.id, place.lesson.id, place.index)
+        picture = _recall(self._lesson_pictures, key)
+        if picture is None:
+            picture = await self._workers.run(step_picture, place.step)
+            _remember(self._lesson_pictures, key, picture)
+        return picture
 
     async def close(self) -> None:
         """Stop the worker processes, if any."""
@@ -788,7 +795,7 @@ def parse_dice(text: str) -> DiceSpec:
     return DiceSpec(count, sides)
 
 
-def _recall(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int]) -> Any:
+def _recall(cache: OrderedDict[Any, Any], key: Hashable) -> Any:
     """A cached value (marked as recently used), or None."""
     value = cache.get(key)
     if value is not None:
@@ -796,7 +803,7 @@ def _recall(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int]) -> A
     return value
 
 
-def _remember(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int], value: Any) -> None:
+def _remember(cache: OrderedDict[Any, Any], key: Hashable, value: Any) -> None:
     cache[key] = value
     cache.move_to_end(key)
     while len(cache) > LEGAL_CACHE_SIZE:

@@ -73,3 +73,19 @@ async def test_an_unknown_course_or_step_is_refused(learning):
 
 def _answer(step) -> str:
     return step.answer[0] if step.answer else ""
+
+
+async def test_a_step_picture_is_drawn_once_then_remembered(service, monkeypatch):
+    drawn = []
+
+    def counting(step) -> bytes:
+        drawn.append(step)
+        return b"PNG " + step.say.encode()
+
+    monkeypatch.setattr("bot.domain.service.step_picture", counting)
+    place = await service.learning.resume(ALICE, "shax")
+    first = await service.lesson_picture(place)
+    assert await service.lesson_picture(place) == first == b"PNG " + place.step.say.encode()
+    other = await service.learning.open(ALICE, "shax", "mills", 1)
+    assert await service.lesson_picture(other) != first
+    assert drawn == [place.step, other.step]

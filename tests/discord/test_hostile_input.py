@@ -259,6 +259,7 @@ async def test_lesson_buttons_naming_no_step_answer_privately_and_change_nothing
         (LessonButton("shax", "board", None, "c0"), NO_STEP),
         (LessonButton("shax", "board", 2, "c7"), NO_STEP),
         (LessonButton("shax", "board", 1, "c0"), NO_STEP),  # step 1 only tells
+        (LessonButton("shax", "board", 2, "go"), NO_STEP),  # step 2 asks a choice
         (LessonButton("shax", "castling", 1, "answer"), NO_STEP),
         (LessonButton("shax", "board", 99, "bot"), NO_STEP),
         (LessonButton("shax", "placement", 1, "hint"), TRY_FIRST),

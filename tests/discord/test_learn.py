@@ -57,7 +57,12 @@ async def test_a_learner_completes_the_whole_shax_course(world):
     # The easy bot, challenged from the end of the course: a friendly game starts.
     public(await w.alice.click(shown, label="Play the easy bot"))
     [game] = await w.env.bot.service.list_games(w.guild.id, w.alice.id)
-    assert game.kind == "shax"
+    row = await w.env.bot.store.get_game(game.game_id)
+    assert (game.kind, row.options["rated"], set(row.options["bot_levels"].values())) == (
+        "shax",
+        False,
+        {"easy"},
+    )
     listed = (await w.alice.click(shown, label="Courses")).response
     assert "✅ **Shax** (all 8 lessons done)" in text_of(listed)
     assert "✅ Shax" in labels(listed)  # one button per course, the other courses beside it
