@@ -143,8 +143,19 @@ SCREENSHOTS: dict[str, tuple[str, list[str]]] = {
     "sachidjun-board.png": ("sachidjun", SACHIDJUN_GAME),
 }
 
+
+def shax_lesson() -> bytes:
+    """A step of the Shax course (/game learn): White's mill d7-a7 is made, and the marked
+    points are Black's threat d2-d3 into c3 d3 e3, which the learner's removal must stop."""
+    from bot.domain.learn import load_course
+    from bot.domain.learn.pictures import step_picture
+
+    return step_picture(load_course("shax").lesson("mills").steps[1])
+
+
 # Pictures that are not a game position: both Chebache paths over the empty board.
 PICTURES: dict[str, Callable[[], bytes]] = {
+    "shax-lesson.png": shax_lesson,
     "chebache-paths.png": render_paths,
     "jikaida-board.png": jikaida_board,
     "jikaida-pallan.png": jikaida_pallan,

@@ -15,6 +15,7 @@ from bot.storage.rating_model import rated_games
 from games import GAMES
 
 from . import hint as hint_flow
+from . import learn as learn_flow
 from . import notify as notify_flow
 from . import play, replay, standings
 from . import rules as rules_flow
@@ -145,6 +146,33 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     async def hint(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await hint_flow.show(interaction, game)
 
+    @app_commands.command(description="Learn a game in short lessons, privately, where you stopped")
+    @app_commands.describe(
+        course="The game to learn (leave it out for the list, with your ticks)",
+        answer="Your answer to the step you are at, typed as a move in a game",
+    )
+    async def learn(
+        self, interaction: discord.Interaction, course: str | None = None, answer: str | None = None
+    ) -> None:
+        await learn_flow.show(interaction, course, answer)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await learn_flow.form_submitted(interaction)
+
+    @learn.autocomplete("course")
+    async def course_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return learn_flow.course_choices(current)
+
+    @learn.autocomplete("answer")
+    async def answer_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        course = getattr(interaction.namespace, "course", None)
+        return await learn_flow.answer_choices(interaction, course, current)
+
     @app_commands.command(description="Where your turn notices reach you in this server")
     @app_commands.describe(
         where="Thread (a mention), DM, both, or off",
@@ -251,6 +279,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*learn_flow.BUTTONS)
     bot.add_dynamic_items(
         replay.ReplayButton, takeback_flow.TakebackAnswerButton, rules_flow.RulesButton
     )

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from PIL import Image
@@ -91,8 +92,13 @@ COIN_RY = 9
 COIN_T = 8  # thickness of an ordinary piece; a King is twice as thick
 RING_RADIUS = 16
 ROUTE_WIDTH = 6
+# A lesson's marks ("look here"): gold framed in dark, since green already means a Chebache.
+MARK_INSET = 8  # a marked square's frame, inside the square
+MARK_RADIUS = 30  # a marked intersection's ring
+MARK_WIDTH = 5
 
 FILES = "abcd"
+SPACES = frozenset(f + r for f in FILES for r in "1234") | frozenset(PATHS[WHITE][1:FINISH])
 STARTS = {PATHS[s][START]: s for s in (WHITE, BLACK)}
 FINISHES = {PATHS[s][FINISH]: s for s in (WHITE, BLACK)}
 MOVE_RE = re.compile(r"([S\d]+)([/\\X^])([F\d]+)")
@@ -405,6 +411,24 @@ def _draw_chebaches(paint: Painter, game: Chebache) -> None:
         paint.capped_line(pa, pb, MILL, 12)
 
 
+def _draw_marks(paint: Painter, marks: Iterable[str]) -> None:
+    """A lesson's marked squares (a frame inside the square) and intersections (a ring
+    round the point), under the pieces; ``ValueError`` for a name that is no space."""
+    for space in marks:
+        if space not in SPACES:
+            raise ValueError(f"no space {space!r} to mark on a Chebache board")
+        # the dark edge runs 2 px either side of the gold, for light and dark squares
+        for colour, width, grow in ((GOLD_EDGE, MARK_WIDTH + 4, 2), (GOLD, MARK_WIDTH, 0)):
+            if is_cross(space):
+                paint.ring(space_xy(space), MARK_RADIUS + grow, colour, width)
+            else:
+                x0, y0, x1, y1 = square_box(space)
+                inset = MARK_INSET - grow
+                paint.rect(
+                    (x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=colour, width=width
+                )
+
+
 def _draw_threats(paint: Painter, game: Chebache, frame: bool) -> None:
     """The red frame (under the pieces) or the CHEBACHE! badge (over them)."""
     seat = game.to_move
@@ -687,13 +711,15 @@ def _draw_footer(paint: Painter, game: Chebache) -> None:
 # ---- the picture -------------------------------------------------------------------------
 
 
-def render_chebache(game: Chebache, show_path: bool = True) -> bytes:
-    """The position as PNG bytes (960 px wide, deterministic)."""
+def render_chebache(game: Chebache, show_path: bool = True, marks: Iterable[str] = ()) -> bytes:
+    """The position as PNG bytes (960 px wide, deterministic); ``marks``: squares (``c4``)
+    and intersections (``bc34``) a lesson speaks of, framed in gold."""
     mover = game.to_move
     seats = (mover,) if show_path and mover is not None else ()
     paint = Painter.on_board(_background(seats))
     _draw_chebaches(paint, game)
     _draw_threats(paint, game, frame=True)
+    _draw_marks(paint, marks)
     _draw_turn(paint, game, under=True)
     if seats:
         _redraw_path_numbers(paint, seats[0])

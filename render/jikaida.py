@@ -24,6 +24,7 @@ move in words at the bottom.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -434,9 +435,33 @@ def _draw_footer(paint: Painter, game: Jikaida, lay: Layout) -> None:
 # ---- the picture ----------------------------------------------------------------------
 
 
-def render_jikaida(game: Jikaida, dots: dict[str, str] | None = None) -> bytes:
+MARK_WIDTH = 4  # a lesson's marked square: a green frame inside it, edged dark
+MARK_EDGE = 1.5
+
+
+def _draw_marks(paint: Painter, game: Jikaida, lay: Layout, marks: Iterable[str]) -> None:
+    """Frame each square a lesson speaks of (``ValueError`` for a name that is no square)."""
+    for square in marks:
+        if game.geo.parse(square) is None:
+            raise ValueError(f"no square {square!r} to mark on this board")
+        x0, y0, x1, y1 = lay.box(*file_rank(square))
+        edge, inner = 1, 1 + MARK_EDGE
+        paint.rect(
+            (x0 + edge, y0 + edge, x1 - edge, y1 - edge),
+            outline=ROUTE_EDGE,
+            width=MARK_WIDTH + 2 * MARK_EDGE,
+        )
+        paint.rect(
+            (x0 + inner, y0 + inner, x1 - inner, y1 - inner), outline=ROUTE, width=MARK_WIDTH
+        )
+
+
+def render_jikaida(
+    game: Jikaida, dots: dict[str, str] | None = None, marks: Iterable[str] = ()
+) -> bytes:
     """The position as PNG bytes (deterministic). ``dots`` maps squares to a move kind
-    (see ``KIND_COLOURS``) to mark, e.g. the destinations of one piece."""
+    (see ``KIND_COLOURS``) to mark, e.g. the destinations of one piece; ``marks``: squares a
+    lesson speaks of, framed in green."""
     lay = layout_of(game)
     paint = Painter.on_board(_background(lay))
     last = game.last
@@ -451,6 +476,7 @@ def render_jikaida(game: Jikaida, dots: dict[str, str] | None = None) -> bytes:
         centre = square_xy(lay, name)
         for grow, amount in ((10, 0.25), (7, 0.5), (4, 0.8)):
             paint.disc(centre, lay.radius + grow, mix(PANEL, KAIDA_GLOW, amount))
+    _draw_marks(paint, game, lay, marks)
     radius = lay.radius
     pieces = game.piece_codes()
     for square, code in pieces.items():

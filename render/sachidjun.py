@@ -27,6 +27,7 @@ lane in the middle of each side show which way raža (sunwise) and čadra (shado
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -490,6 +491,23 @@ def _outline(paint: Painter, box: Box, colour: Colour, width: float = 4) -> None
     )
 
 
+MARK_WIDTH = 5  # a lesson's marked cell or mora: a green frame inside it
+
+
+def mark_box(mark: str) -> Box:
+    """The box of a lesson's mark: a ring cell (``SW``, ``W3``) or a mora (``b2``)."""
+    if mark in INDEX:
+        return cell_box(INDEX[mark])
+    if mark in MORA_NAMES:
+        return mora_box(MORA_NAMES.index(mark))
+    raise ValueError(f"no cell or mora {mark!r} to mark on a Šačidjun board")
+
+
+def _draw_marks(paint: Painter, marks: Iterable[str]) -> None:
+    for mark in marks:
+        _outline(paint, mark_box(mark), MILL, MARK_WIDTH)
+
+
 def _margin_pill(paint: Painter, cell: int, text: str, colour: Colour, slot: int) -> None:
     """A pill beside a šake's name in the margin (slot 0 right of it, 1 left of it)."""
     x, y = label_point(cell)
@@ -804,12 +822,14 @@ def _draw_footer(paint: Painter, game: Sachidjun) -> None:
 # ---- the picture --------------------------------------------------------------------------
 
 
-def render_sachidjun(game: Sachidjun) -> bytes:
-    """The position as PNG bytes (960 px wide, deterministic)."""
+def render_sachidjun(game: Sachidjun, marks: Iterable[str] = ()) -> bytes:
+    """The position as PNG bytes (960 px wide, deterministic); ``marks``: cells and moras a
+    lesson speaks of, framed in green under the pieces."""
     paint = Painter.on_board(_background())
     role, moves, _ = shown_moves(game)
     resolved = (game.last or {}).get("resolved", []) if moves else []
     _draw_cell_flags(paint, game, resolved)
+    _draw_marks(paint, marks)
     ends = _draw_paths(paint, role, moves)
     for cell, counts in enumerate(game.cells):
         draw_cell_pieces(paint, cell, counts)

@@ -8,6 +8,8 @@ cross on a faded piece, and a removal also shows the move that earned it (plus t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PIL import Image
 
 from games.shax import BLACK, MILLS, MILLS_THROUGH, PIECES_EACH, POINTS, WHITE, Shax
@@ -50,6 +52,8 @@ HAND_PIECE_RADIUS = 13
 STATUS_PIECE_RADIUS = 17
 MILL_BAND_WIDTH = 22
 RING_WIDTH = 6  # last-move ring round a piece
+MARK_RADIUS = 46  # a marked point's ring (a lesson's "look here"), clear of its neighbours
+MARK_WIDTH = 8
 ARROW_WIDTH = 7
 
 STYLES = {WHITE: LIGHT_PIECE, BLACK: DARK_PIECE}
@@ -130,6 +134,15 @@ def _draw_mills(paint: Painter, mills: list[tuple[str, str, str]]) -> None:
         paint.capped_line(point_xy(mill[0]), point_xy(mill[2]), MILL, MILL_BAND_WIDTH)
 
 
+def _draw_marks(paint: Painter, marks: Iterable[str]) -> None:
+    """A green ring round each marked point, under the pieces (``ValueError`` for a name
+    that is no point)."""
+    for point in marks:
+        if point not in POINTS:
+            raise ValueError(f"no point {point!r} to mark on a Shax board")
+        paint.ring(point_xy(point), MARK_RADIUS, MILL, MARK_WIDTH)
+
+
 def _draw_pieces(paint: Painter, game: Shax) -> None:
     for point in POINTS:
         seat = game.board.get(point)
@@ -205,11 +218,13 @@ def _draw_hand(paint: Painter, game: Shax, seat: int, y: float) -> None:
     paint.text((WIDTH - 24, y), counts, HAND_SIZE, INK, anchor="rm")
 
 
-def render_shax(game: Shax) -> bytes:
-    """The position as PNG bytes (about 800 px wide, deterministic)."""
+def render_shax(game: Shax, marks: Iterable[str] = ()) -> bytes:
+    """The position as PNG bytes (about 800 px wide, deterministic); ``marks``: points to
+    ring (a lesson's)."""
     paint = Painter.on_board(_background())
     actions = highlighted_actions(game)
     _draw_mills(paint, mills_to_show(game, actions))
+    _draw_marks(paint, marks)
     _draw_pieces(paint, game)
     for seat, move in actions:
         _draw_action(paint, seat, move)

@@ -21,7 +21,8 @@ the marks present.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -296,6 +297,33 @@ def _ring_place(paint: Painter, geo: Geometry, seat: int, place: int | str, colo
     paint.rounded_rect((x0 - 6, y0 - 6, x1 + 6, y1 + 6), 28, outline=colour, width=MARK_WIDTH)
 
 
+# A lesson's mark: a hole number or store (s; s1, s2 with two stores) of the player to
+# move, or of South or North with S or N in front (N15).
+MARK_NAME = re.compile(r"([NS]?)([0-9]+|s[12]?)")
+
+
+def mark_place(game: Tchela, mark: str) -> tuple[int, int | str]:
+    """The (seat, place) a lesson's mark names, ``ValueError`` if none."""
+    found = MARK_NAME.fullmatch(mark)
+    if found:
+        side, place = found.groups()
+        mover = SOUTH if game.to_move is None else game.to_move
+        seat = {"N": NORTH, "S": SOUTH}.get(side, mover)
+        if place.isdigit() and 1 <= int(place) <= game.layout.holes:
+            return seat, int(place)
+        store = "s1" if place == "s" and game.layout.stores == 1 else place
+        if store in ("s1", "s2") and int(store[1]) <= game.layout.stores:
+            return seat, store
+    raise ValueError(f"no hole or store {mark!r} to mark on this Tchela board")
+
+
+def _draw_marks(paint: Painter, game: Tchela, geo: Geometry, marks: Iterable[str]) -> None:
+    """A green ring round each hole or store a lesson speaks of."""
+    for mark in marks:
+        seat, place = mark_place(game, mark)
+        _ring_place(paint, geo, seat, place, MILL)
+
+
 def _stop_ring(paint: Painter, center: Point, radius: float) -> None:
     """Where the safeguard stopped a move: a dark ring set off by a light one."""
     paint.ring(center, radius + 7, INK, 4)
@@ -487,12 +515,14 @@ def _draw_legend(paint: Painter, legend: list[tuple[str, str]], x: float, y: flo
 # ---- the picture --------------------------------------------------------------------------
 
 
-def render_tchela(game: Tchela) -> bytes:
-    """The position as PNG bytes (960 px wide, deterministic)."""
+def render_tchela(game: Tchela, marks: Iterable[str] = ()) -> bytes:
+    """The position as PNG bytes (960 px wide, deterministic); ``marks``: holes and stores
+    a lesson speaks of (see ``mark_place``), ringed in green."""
     geo = geometry(game.layout)
     paint = Painter.on_board(_background(game.layout))
     _draw_counters(paint, game, geo)
     _draw_last_move(paint, game, geo)
+    _draw_marks(paint, game, geo, marks)
     _draw_status(paint, game)
     _draw_band(paint, game, NORTH, NORTH_BAND)
     _draw_band(paint, game, SOUTH, SOUTH_BAND)

@@ -184,3 +184,26 @@ def test_highlighted_turn_and_texts():
     assert parse_move("pass") is None
     assert king_text(positions["king captured"], WHITE) == "King in Start, Black's King on 5"
     assert king_text(positions["king captured"], BLACK) == "King taken by White"
+
+
+def test_marked_squares_get_a_gold_frame_and_intersections_a_gold_ring():
+    from render.chebache import GOLD, MARK_INSET, MARK_RADIUS, MARK_WIDTH, square_box
+
+    start = Chebache()  # White to roll, nothing on the board
+    plain = Image.open(io.BytesIO(render_png(start))).convert("RGB")
+    marked = Image.open(io.BytesIO(render_png(start, marks=["c2", "bc34"]))).convert("RGB")
+    x0, y0, x1, _ = square_box("c2")
+    frame = (round((x0 + x1) / 2), round(y0 + MARK_INSET + MARK_WIDTH / 2))  # top edge
+    assert marked.getpixel(frame) == GOLD and plain.getpixel(frame) != GOLD
+    x, y = space_xy("bc34")
+    ring = (round(x), round(y + MARK_RADIUS - MARK_WIDTH / 2))  # below the point
+    assert marked.getpixel(ring) == GOLD and plain.getpixel(ring) != GOLD
+    x0, y0, x1, _ = square_box("b2")  # not marked
+    assert marked.getpixel((round((x0 + x1) / 2), round(y0 + MARK_INSET + 2))) != GOLD
+
+
+def test_a_mark_that_names_no_space_is_refused():
+    with pytest.raises(ValueError, match="no space 'e5'"):
+        render_png(Chebache(), marks=["e5"])
+    with pytest.raises(ValueError, match="no space 'I\\(bc,23\\)'"):
+        render_png(Chebache(), marks=["I(bc,23)"])

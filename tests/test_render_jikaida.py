@@ -186,3 +186,23 @@ def test_footer_text():
     text = footer_text(_positions()["vault"])
     assert text.startswith("Last: Blue Hikdar") and text.endswith("(j18-j14) · vault")
     assert "→" not in text
+
+
+@pytest.mark.parametrize(("variants", "lay"), [([], PORON), (["pastang"], PASTANG)])
+def test_a_marked_square_gets_a_green_frame(variants, lay):
+    from render.jikaida import MARK_EDGE, MARK_WIDTH, ROUTE, file_rank
+
+    game = Jikaida(variants)
+    plain = Image.open(io.BytesIO(render_png(game))).convert("RGB")
+    marked = Image.open(io.BytesIO(render_png(game, marks=["c4"]))).convert("RGB")
+    x0, y0, x1, _ = lay.box(*file_rank("c4"))
+    top = (round((x0 + x1) / 2), round(y0 + 1 + MARK_EDGE + MARK_WIDTH / 2))
+    assert marked.getpixel(top) == ROUTE and plain.getpixel(top) != ROUTE
+    x0, y0, x1, _ = lay.box(*file_rank("d4"))  # not marked
+    assert marked.getpixel((round((x0 + x1) / 2), round(y0 + 1 + MARK_EDGE + 2))) != ROUTE
+
+
+@pytest.mark.parametrize(("variants", "square"), [([], "m1"), ([], "a19"), (["pastang"], "a7")])
+def test_a_mark_off_the_board_is_refused(variants, square):
+    with pytest.raises(ValueError, match=f"no square '{square}'"):
+        render_png(Jikaida(variants), marks=[square])

@@ -238,3 +238,24 @@ def test_letters_with_carons_are_drawn_not_boxes():
         plain_mask, _, plain_top = text_mask(plain, 20, "lm", False)
         assert mask.tobytes() != plain_mask.tobytes()
         assert top <= plain_top
+
+
+def test_a_marked_cell_or_mora_gets_a_green_frame_under_the_pieces():
+    from render.common import MILL
+    from render.sachidjun import MARK_WIDTH
+
+    game = Sachidjun()
+    plain = Image.open(io.BytesIO(render_png(game))).convert("RGB")
+    marked = Image.open(io.BytesIO(render_png(game, marks=["W3", "c2"]))).convert("RGB")
+    for box in (cell_box(INDEX["W3"]), mora_box(2)):
+        x0, y0, x1, _ = box
+        top = (round((x0 + x1) / 2), round(y0 + 1 + MARK_WIDTH / 2))
+        assert marked.getpixel(top) == MILL and plain.getpixel(top) != MILL
+    x0, y0, x1, _ = cell_box(INDEX["W4"])  # not marked
+    assert marked.getpixel((round((x0 + x1) / 2), round(y0 + 1 + MARK_WIDTH / 2))) != MILL
+
+
+@pytest.mark.parametrize("mark", ["W9", "a1", "M", "sw"])
+def test_a_mark_that_names_no_cell_or_mora_is_refused(mark):
+    with pytest.raises(ValueError, match="no cell or mora"):
+        render_png(Sachidjun(), marks=[mark])

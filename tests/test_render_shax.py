@@ -141,3 +141,19 @@ def test_the_positions_are_what_their_names_say():
     assert positions["pending removal"].stage == "removal"
     freed = positions["freeing move"]
     assert freed.last_move().seat != freed.nominal
+
+
+def test_marked_points_get_a_green_ring_and_a_wrong_name_is_refused():
+    from render.common import MILL
+    from render.shax import MARK_RADIUS, MARK_WIDTH, point_xy
+
+    plain = Image.open(io.BytesIO(render_png(Shax()))).convert("RGB")
+    marked = Image.open(io.BytesIO(render_png(Shax(), marks=["d3"]))).convert("RGB")
+    x, y = point_xy("d3")
+    inside = MARK_RADIUS - MARK_WIDTH / 2  # the middle of the ring's width
+    ring = (round(x), round(y - inside))  # above d3, where no line runs
+    assert marked.getpixel(ring) == MILL and plain.getpixel(ring) != MILL
+    far = point_xy("c5")
+    assert marked.getpixel((round(far[0]), round(far[1] + inside))) != MILL
+    with pytest.raises(ValueError, match="no point 'd4'"):
+        render_png(Shax(), marks=["d4"])

@@ -228,3 +228,43 @@ def test_last_move_text_names_the_mover_and_safeguard_and_laps():
     assert "(33 drops" in last_move_text(positions["relay over two laps"])
     assert "—" not in last_move_text(positions["skip"])  # the bundled font has no em dash
     assert last_move_text(Tchela(["4x6"])).startswith("No move yet")
+
+
+@pytest.mark.parametrize(
+    ("mark", "seat", "place"),
+    [("9", SOUTH, 9), ("N15", NORTH, 15), ("S16", SOUTH, 16), ("s", SOUTH, "s1")],
+)
+def test_a_mark_names_a_hole_or_store_of_the_player_to_move_unless_a_side_is_named(
+    mark, seat, place
+):
+    from render.tchela import mark_place
+
+    assert mark_place(Tchela(), mark) == (seat, place)
+
+
+@pytest.mark.parametrize("mark", ["17", "0", "s2", "N", "x9", "s3"])
+def test_a_mark_that_names_no_hole_or_store_is_refused(mark):
+    with pytest.raises(ValueError, match="no hole or store"):
+        render_png(Tchela(), marks=[mark])
+
+
+def test_two_stores_name_their_stores_s1_and_s2():
+    from render.tchela import mark_place
+
+    game = Tchela(["two-stores"])
+    assert mark_place(game, "s2") == (SOUTH, "s2")
+    with pytest.raises(ValueError):
+        mark_place(game, "s")
+
+
+def test_a_marked_hole_gets_a_green_ring():
+    from render.common import MILL
+    from render.tchela import MARK_WIDTH, geometry
+
+    game = Tchela()
+    plain = Image.open(io.BytesIO(render_png(game))).convert("RGB")
+    marked = Image.open(io.BytesIO(render_png(game, marks=["N15"]))).convert("RGB")
+    geo = geometry(game.layout)
+    x, y = geo.hole_xy(NORTH, 15)
+    ring = (round(x), round(y - geo.radius - 6 + MARK_WIDTH / 2))  # the ring's top
+    assert marked.getpixel(ring) == MILL and plain.getpixel(ring) != MILL

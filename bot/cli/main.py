@@ -9,6 +9,7 @@ idzeva best  GAME [--level L] [--seed S] [--variant V]... [--dice A,B]... [--pos
 idzeva arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seed S]
 idzeva replay RECORD [--ply N] [--png FILE | --gif FILE]
 idzeva rules GAME [SECTION]
+idzeva learn COURSE [--lesson ID] [--png DIR]
 idzeva run
 """
 
@@ -145,6 +146,11 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     rules.add_argument("game")
     rules.add_argument("section", nargs="?", help="a heading of the rules page (default: all)")
 
+    learn = OneLineParser(prog="idzeva learn", description="a course of lessons, answers on stdin")
+    learn.add_argument("course", help="a course or game name (shax, tchela, ...)")
+    learn.add_argument("--lesson", metavar="ID", help="start at this lesson (default: the first)")
+    learn.add_argument("--png", metavar="DIR", help="write each step's picture in this folder")
+
     run = OneLineParser(prog="idzeva run", description="start the Discord bot")
     sync = OneLineParser(
         prog="idzeva sync",
@@ -167,6 +173,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
         "arena": arena,
         "replay": replay,
         "rules": rules,
+        "learn": learn,
         "run": run,
         "sync": sync,
         "migrate-db": migrate,
@@ -191,6 +198,8 @@ commands:
   replay RECORD [--ply N] [--png FILE | --gif FILE]
                                    a game record at any ply, or as an animated GIF
   rules GAME [SECTION]             the rules of a game, or one section of them
+  learn COURSE [--lesson ID] [--png DIR]
+                                   a game's course of lessons, answered on stdin
   run                              start the Discord bot (token from .env)
   sync                             send the slash commands to Discord now
   migrate-db --from SQLITE_PATH --to POSTGRES_URL
@@ -844,6 +853,37 @@ def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_learn(args: argparse.Namespace, out: TextIO) -> int:
+    """Exit 0 when the course was played to its end, 1 when the input stopped before."""
+    from bot.cli.learn import LearnRun
+    from bot.domain.learn import find_course
+    from bot.domain.learn.pictures import step_picture
+
+    if len(args.course) > NAME_LIMIT or len(args.lesson or "") > NAME_LIMIT:
+        raise CliError(f"a course or lesson name has at most {NAME_LIMIT} characters")
+    try:
+        course = find_course(args.course)
+    except KeyError as error:
+        raise CliError(str(error.args[0])) from None
+    try:
+        first = course.lesson(args.lesson) if args.lesson else None
+    except KeyError as error:
+        ids = ", ".join(lesson.id for lesson in course.lessons)
+        raise CliError(f"{error.args[0]} (its lessons: {ids})") from None
+    pictures = Path(args.png) if args.png else None
+    if pictures is not None:
+        try:
+            pictures.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CliError(f"cannot make the folder {pictures}: {reason_of(error)}") from None
+
+    def save(path: Path, step: Any) -> None:
+        write_file(path, step_picture(step), "the picture")
+
+    run = LearnRun(course, out, pictures=pictures, save=save)
+    return 0 if run.run(_input_lines(""), first) else 1
+
+
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     from bot.app import run_bot
 
@@ -888,6 +928,7 @@ COMMANDS = {
     "arena": cmd_arena,
     "replay": cmd_replay,
     "rules": cmd_rules,
+    "learn": cmd_learn,
     "run": cmd_run,
     "sync": cmd_sync,
     "migrate-db": cmd_migrate_db,

@@ -9,8 +9,8 @@ The service is the facade on top of the modules that hold each capability (all i
 (importable from here too), the engine side (loading a game, the players' actions) in
 ``actions.py``, the jobs it runs in its worker pool in ``engine_jobs.py``, seats and rematches
 in ``challenges.py``, the clock's work (``tick``) in ``deadlines.py``, takebacks in
-``takebacks.py``, hints in ``hints.py``. The bot player (``opponent.py``) sits above it and
-plays through it.
+``takebacks.py``, hints in ``hints.py``, lessons in ``learn/``. The bot player
+(``opponent.py``) sits above it and plays through it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import random
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -55,6 +55,8 @@ from bot.domain.actions import natural_key as natural_key
 from bot.domain.deadlines import Deadlines
 from bot.domain.engine_jobs import Action, Renderer, Snapshot
 from bot.domain.jobs import Outbox
+from bot.domain.learn import Learning, Place
+from bot.domain.learn.pictures import step_picture
 from bot.domain.names import PlayerNames
 from bot.domain.server_settings import ServerSettings, change
 from bot.domain.vacations import Vacations
@@ -184,6 +186,7 @@ class GameService:
         # loaded here for menu searches (only when someone types).
         self._snapshots: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
         self._search_games: OrderedDict[tuple[int, int], Game] = OrderedDict()
+        self._lesson_pictures: OrderedDict[tuple[str, str, int], bytes] = OrderedDict()
         self._vacations = Vacations(store, clock, lambda row: self._mover_and_waiting(row)[0])
         self._challenges = challenges.Challenges(
             store,
@@ -215,6 +218,22 @@ class GameService:
             apply=self._apply,
         )
         self._names = PlayerNames(store, clock)
+        self._learning = Learning(store, clock)
+
+    @property
+    def learning(self) -> Learning:
+        """The learners' courses and progress (``bot/domain/learn/``)."""
+        return self._learning
+
+    async def lesson_picture(self, place: Place) -> bytes:
+        """The picture of a lesson step, its marks highlighted: rendered in a worker once,
+        then remembered (a learner who tries again sees the same picture)."""
+        key = (place.course.id, place.lesson.id, place.index)
+        picture = _recall(self._lesson_pictures, key)
+        if picture is None:
+            picture = await self._workers.run(step_picture, place.step)
+            _remember(self._lesson_pictures, key, picture)
+        return picture
 
     async def close(self) -> None:
         """Stop the worker processes, if any."""
@@ -776,7 +795,7 @@ def parse_dice(text: str) -> DiceSpec:
     return DiceSpec(count, sides)
 
 
-def _recall(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int]) -> Any:
+def _recall(cache: OrderedDict[Any, Any], key: Hashable) -> Any:
     """A cached value (marked as recently used), or None."""
     value = cache.get(key)
     if value is not None:
@@ -784,7 +803,7 @@ def _recall(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int]) -> A
     return value
 
 
-def _remember(cache: OrderedDict[tuple[int, int], Any], key: tuple[int, int], value: Any) -> None:
+def _remember(cache: OrderedDict[Any, Any], key: Hashable, value: Any) -> None:
     cache[key] = value
     cache.move_to_end(key)
     while len(cache) > LEGAL_CACHE_SIZE:

@@ -20,6 +20,7 @@ from bot.storage.rows import (
     ChallengeRow,
     GameEvent,
     GameRow,
+    LearnRow,
     MoveRow,
     NotifyRow,
     StoreError,
@@ -220,6 +221,10 @@ class GameStore(Protocol):
     async def put_player_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool: ...
 
     async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]: ...
+
+    async def learn_progress(self, user_id: int) -> list[LearnRow]: ...
+
+    async def put_learn_progress(self, row: LearnRow, now: float) -> None: ...
 
 
 def is_postgres(url: str) -> bool:

@@ -433,6 +433,21 @@ MIGRATIONS: list[dict[str, str]] = [
         PRIMARY KEY (guild_id, user_id)
     ){WITHOUT_ROWID};
     """),
+    # 12: each learner's place in each course of /game learn (bot/domain/learn/progress.py),
+    # whatever the server: ``done`` the lessons completed (a JSON list of lesson ids),
+    # ``lesson`` and ``step`` the step to show next, ``tries`` the wrong answers to it.
+    migration("""
+    CREATE TABLE learn_progress (
+        user_id {BIGINT} NOT NULL,
+        course TEXT NOT NULL,
+        done TEXT NOT NULL DEFAULT '[]',
+        lesson TEXT NOT NULL DEFAULT '',
+        step INTEGER NOT NULL DEFAULT 0,
+        tries INTEGER NOT NULL DEFAULT 0,
+        updated_at {REAL} NOT NULL,
+        PRIMARY KEY (user_id, course)
+    ){WITHOUT_ROWID};
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]

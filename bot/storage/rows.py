@@ -247,6 +247,24 @@ class NotifyRow:
         return cls(**data, digest=bool(row["digest"]), dm_failed=bool(row["dm_failed"]))
 
 
+@dataclass(frozen=True)
+class LearnRow:
+    """A learner's place in a course of /game learn (``bot/domain/learn/progress.py``)."""
+
+    user_id: int
+    course: str
+    done: tuple[str, ...]  # the lessons completed, in the order they were
+    lesson: str  # the lesson of the step to show next ('' before the first)
+    step: int  # that step's index in its lesson
+    tries: int  # wrong answers given to that step
+
+    @classmethod
+    def from_row(cls, row: Any) -> LearnRow:
+        names = ("user_id", "course", "lesson", "step", "tries")
+        done = tuple(json.loads(row["done"]))
+        return cls(**{name: row[name] for name in names}, done=done)
+
+
 NOTIFY_COLUMNS = frozenset(
     ["route", "digest", "dm_failed", "digest_hour", "digest_zone", "digest_next"]
 )

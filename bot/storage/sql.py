@@ -41,6 +41,7 @@ from bot.storage.rows import (
     ChallengeRow,
     GameEvent,
     GameRow,
+    LearnRow,
     MoveRow,
     NotifyRow,
     VacationRow,
@@ -847,6 +848,35 @@ class SqlStore:
             (guild_id, *users),
         )
         return {row[0]: row[1] for row in rows}
+
+    # ---- lessons -------------------------------------------------------------
+
+    async def learn_progress(self, user_id: int) -> list[LearnRow]:
+        """The learner's place in each course they began."""
+        rows = await self._fetchall(
+            "SELECT * FROM learn_progress WHERE user_id = ? ORDER BY course", (user_id,)
+        )
+        return [LearnRow.from_row(row) for row in rows]
+
+    async def put_learn_progress(self, row: LearnRow, now: float) -> None:
+        """Keep the learner's place in the course (the row replaces the one kept)."""
+        async with self._statement() as db:
+            await db.execute(
+                "INSERT INTO learn_progress (user_id, course, done, lesson, step, tries,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id, course) DO UPDATE SET done = excluded.done,"
+                " lesson = excluded.lesson, step = excluded.step, tries = excluded.tries,"
+                " updated_at = excluded.updated_at",
+                (
+                    row.user_id,
+                    row.course,
+                    json.dumps(list(row.done)),
+                    row.lesson,
+                    row.step,
+                    row.tries,
+                    now,
+                ),
+            )
 
     # ---- helpers -------------------------------------------------------------
 

@@ -13,13 +13,15 @@ import pytest
 from bot.cli.main import main
 from bot.cli.migrate_db import rating_differences
 from bot.storage.postgres import PostgresStore
-from bot.storage.rows import GameEvent
+from bot.storage.rows import GameEvent, LearnRow
 from bot.storage.sql import rate_finished
 from bot.storage.sqlite import Store
 from games import Shax
 
 from .conftest import START, in_thread
 from .test_store_upgrade import GUILD, PLAYERS, old_games
+
+LEARNER = LearnRow(PLAYERS[1], "shax", ("board", "placement"), "mills", 2, 1)
 
 
 @pytest.fixture
@@ -81,6 +83,7 @@ async def fill(db_path: str) -> list[int]:
             GUILD, PLAYERS[1], 2027, days=3, allowance=30, now=START, until=START + 3 * 86400
         )
         await store.put_player_name(GUILD, PLAYERS[0], "Alice", START)
+        await store.put_learn_progress(LEARNER, START)
         # The finished games rated, as the bot rates them when they end.
         assert await rate_finished(store) > 0
     return game_ids
@@ -112,7 +115,7 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
         0,
         f"copied {games} games, 2 jobs, 1 bot_values, 2 challenges, 2 game_events,"
         f" 1 notify_prefs, {ratings} ratings, {history} rating_history, 1 guild_settings,"
-        " 1 vacations, 1 player_names\n"
+        " 1 vacations, 1 player_names, 1 learn_progress\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:
@@ -124,6 +127,7 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
             )
         assert await after.guild_settings(GUILD) == '{"threads": false}'
         assert await after.player_names(GUILD, PLAYERS) == {PLAYERS[0]: "Alice"}
+        assert await after.learn_progress(PLAYERS[1]) == [LEARNER]
         assert await after.vacation(GUILD, PLAYERS[1], 2027) == await before.vacation(
             GUILD, PLAYERS[1], 2027
         )

@@ -23,6 +23,7 @@ from cogs.common.game_buttons import (
     RematchButton,
     RollButton,
 )
+from cogs.learn import CourseButton, LessonButton
 from cogs.replay import ReplayButton
 from cogs.rules import RulesButton
 from cogs.takeback import TakebackAnswerButton
@@ -59,6 +60,20 @@ BUTTONS = [
         "◀ Previous",
         discord.ButtonStyle.secondary,
     ),
+    (
+        LessonButton("shax", "first-removal", 2, "answer", label="Answer"),
+        "idz:le:shax:first-removal:2:answer",
+        "Answer",
+        discord.ButtonStyle.primary,
+    ),
+    (
+        LessonButton("shax", "board", 3, "c1", label="No"),
+        "idz:le:shax:board:3:c1",
+        "No",
+        discord.ButtonStyle.primary,
+    ),
+    (CourseButton("all"), "idz:lc:all", "Courses", discord.ButtonStyle.secondary),
+    (CourseButton("shax", label="Shax"), "idz:lc:shax", "Shax", discord.ButtonStyle.secondary),
 ]
 
 FIELDS = (
@@ -73,6 +88,8 @@ FIELDS = (
     "game",
     "page",
     "step",
+    "course",
+    "lesson",
 )
 
 
@@ -82,7 +99,8 @@ def fields(button: PersistentButton) -> dict:
 
 def rebuilt(custom_id: str) -> PersistentButton:
     """The button discord.py makes of a click on ``custom_id`` after a restart."""
-    for cls in (*DYNAMIC_ITEMS, TakebackAnswerButton, ReplayButton, RulesButton):
+    extra = (TakebackAnswerButton, ReplayButton, RulesButton, LessonButton, CourseButton)
+    for cls in (*DYNAMIC_ITEMS, *extra):
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match:
             return asyncio.run(cls.from_custom_id(None, None, match))

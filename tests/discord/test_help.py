@@ -31,7 +31,7 @@ def expected_help(bot_id: int) -> str:
         "`/game board` shows a game's board, and `/game list` your games here.\n"
         "`/game rules` shows a game's rules, a section at a time (a summary first).\n"
         "\n**Rules and lessons**\n"
-        "`/game rules` for each game's rules; lessons are coming."
+        "`/game rules` for each game's rules; `/game learn` for lessons."
     )
 
 
@@ -64,6 +64,7 @@ async def test_help_names_only_commands_that_exist(world):
         "game board",
         "game list",
         "game rules",
+        "game learn",
     }
     assert named <= tree
 

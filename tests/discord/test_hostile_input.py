@@ -19,9 +19,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.domain.learn.progress import TRY_FIRST
 from bot.domain.rules_pages import rules_pages
 from cogs.common.answers import SORRY
 from cogs.common.buttons import single_button_view
+from cogs.learn import NO_STEP, CourseButton, LessonButton
 from cogs.rules import NO_PAGE, RulesButton
 from games import GAMES
 
@@ -239,3 +241,34 @@ async def test_a_player_with_a_hostile_display_name_plays_and_is_named_harmlessl
         if payload and payload.get("content"):
             for users in sent_mentions(w.env, payload["content"]):
                 assert set(users) <= {mallory.id, w.alice.id}
+
+
+async def test_lesson_buttons_naming_no_step_answer_privately_and_change_nothing(world, db_path):
+    """/game learn's buttons carry their course, lesson and step: those that name none (a
+    course or lesson that is not there, a step past the lesson's end or none at all, a
+    choice past the step's choices), and a Hint before any try, are refused privately."""
+    w = world
+    await w.alice.slash(w.channel, "game learn", course="shax")  # Alice's place: kept
+    before = database(db_path)
+    bot_channel = w.env.bot.get_channel(w.channel.id)
+    forged = [
+        (LessonButton("chess", "board", 1, "go"), NO_STEP),
+        (LessonButton("shax", "castling", 1, "go"), NO_STEP),
+        (LessonButton("shax", "board", 5, "go"), NO_STEP),
+        (LessonButton("shax", "board", 9999, "hint"), NO_STEP),
+        (LessonButton("shax", "board", None, "c0"), NO_STEP),
+        (LessonButton("shax", "board", 2, "c7"), NO_STEP),
+        (LessonButton("shax", "board", 1, "c0"), NO_STEP),  # step 1 only tells
+        (LessonButton("shax", "board", 2, "go"), NO_STEP),  # step 2 asks a choice
+        (LessonButton("shax", "castling", 1, "answer"), NO_STEP),
+        (LessonButton("shax", "board", 99, "bot"), NO_STEP),
+        (LessonButton("shax", "placement", 1, "hint"), TRY_FIRST),
+        (CourseButton("chess"), "There is no course 'chess'"),
+    ]
+    for button, reason in forged:
+        message = await bot_channel.send(view=single_button_view(button))
+        result = await w.carol.click(message, label=button.item.label)
+        # Answer and Play answer the click itself (a form, a public challenge), not deferred.
+        said = result.followups[-1] if result.followups else result.response
+        assert said.ephemeral and reason in said.content, (button.custom_id, said)
+    assert database(db_path) == before
