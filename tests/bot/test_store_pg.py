@@ -72,6 +72,9 @@ async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_data
         "guild_settings",
         "vacations",
         "player_names",
+        "tournaments",
+        "tournament_players",
+        "tournament_games",
     }
 
 
