@@ -73,6 +73,13 @@ class TournamentStore:
             )
         return [TournamentRow.from_row(row) for row in rows]
 
+    async def tournaments_running(self) -> list[TournamentRow]:
+        async with self._read() as db:
+            rows = await db.fetchall(
+                "SELECT * FROM tournaments WHERE status = 'running' ORDER BY id"
+            )
+        return [TournamentRow.from_row(row) for row in rows]
+
     async def update_tournament(
         self, tournament_id: int, *, expected_status: str | None = None, **columns: Any
     ) -> bool:
