@@ -754,6 +754,12 @@ class GameService:
     async def tournament_table(self, event_id: int, guild_id: int) -> TableView:
         return await self._tournaments.table(event_id, guild_id)
 
+    async def standings_picture(self, title: str, subtitle: str, rows: Sequence[Any]) -> bytes:
+        """A tournament's table as a PNG (render/standings.py), drawn in the worker pool."""
+        from render.standings import standings_png
+
+        return await self._workers.run(standings_png, title, subtitle, tuple(rows))
+
     # ---- ratings -------------------------------------------------------------------
 
     async def stats(self, guild_id: int, user_id: int, game: str | None) -> ratings.Stats:
