@@ -763,7 +763,10 @@ class GameService:
     # ---- ratings -------------------------------------------------------------------
 
     async def stats(self, guild_id: int, user_id: int, game: str | None) -> ratings.Stats:
-        return await ratings.load_stats(self._store, guild_id, user_id, game, self._clock())
+        """The player's ratings and results, with their latest tournaments."""
+        found = await ratings.load_stats(self._store, guild_id, user_id, game, self._clock())
+        events = await self._tournaments.results_of(guild_id, user_id)
+        return replace(found, tournaments=tuple(events))
 
     async def leaderboard(
         self, guild_id: int, user_id: int, game: str | None

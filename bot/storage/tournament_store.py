@@ -165,6 +165,21 @@ class TournamentStore:
             )
         return [TournamentRow.from_row(row) for row in rows]
 
+    async def finished_tournaments_of_user(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[TournamentRow]:
+        """The events here that the player played to their end, the latest first."""
+        async with self._read() as db:
+            rows = await db.fetchall(
+                "SELECT tournaments.* FROM tournament_players JOIN tournaments"
+                " ON tournaments.id = tournament_players.tournament_id"
+                " WHERE tournament_players.user_id = ? AND tournaments.guild_id = ?"
+                " AND tournaments.status = 'finished'"
+                " ORDER BY tournaments.updated_at DESC, tournaments.id DESC LIMIT ?",
+                (user_id, guild_id, limit),
+            )
+        return [TournamentRow.from_row(row) for row in rows]
+
     async def withdraw_player(self, tournament_id: int, user_id: int) -> bool:
         async with self._statement() as db:
             return (

@@ -94,6 +94,13 @@ async def test_a_round_robin_of_four_runs_to_its_winner(service, clock):
         " `/tournament standings` shows the final table."
     ) in texts
     assert len(texts) == 3  # rounds 2 and 3, and the winner
+    # The results in /game stats.
+    assert (await service.stats(GUILD, ALICE, None)).tournaments == (
+        "Autumn Shax (Shax round robin): 1st of 4, 3 points",
+    )
+    assert (await service.stats(GUILD, CAROL, None)).tournaments == (
+        "Autumn Shax (Shax round robin): 3rd of 4, 1 point",
+    )
 
 
 async def test_the_next_round_is_paired_once_when_two_games_end_together(service, store, clock):

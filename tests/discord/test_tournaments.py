@@ -101,6 +101,9 @@ async def test_a_round_robin_of_four_to_its_winner(world):
         "3. carol: 1 (5, 0)",
         "4. dave: 0 (5, 0)",
     ]
+    stats = answer(await dave.slash(w.channel, "game stats"))
+    events = next(f.value for f in stats.embeds[0].fields if f.name == "Tournaments")
+    assert events == "Autumn Shax (Shax round robin): 4th of 4, 0 points"
 
 
 async def test_a_swiss_round_is_paired_once_when_its_last_two_games_end_together(world):

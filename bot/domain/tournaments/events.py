@@ -396,6 +396,24 @@ class Tournaments:
         boards = await self._store.tournament_boards(event_id)
         return TableView(event_view(row, entries), event_table(row, entries, boards))
 
+    async def results_of(self, guild_id: int, user_id: int, limit: int = 5) -> list[str]:
+        """The player's latest finished events, one line each (``/game stats``):
+        "Autumn Shax (Shax round robin): 1st of 4, 3 points"."""
+        lines = []
+        for row in await self._store.finished_tournaments_of_user(guild_id, user_id, limit):
+            entries = await self._store.tournament_players(row.id)
+            table = event_table(row, entries, await self._store.tournament_boards(row.id))
+            mine = next((s for s in table if s.player == user_id), None)
+            if mine is None:
+                continue
+            lines.append(
+                f"{row.name} ({row_title(row)} {FORMAT_NAMES[row.format]}):"
+                f" {ordinal(mine.place)} of {len(table)}, {points_text(mine.points)}"
+                f" {'point' if mine.points == 1 else 'points'}"
+                + (" (withdrew)" if mine.withdrawn else "")
+            )
+        return lines
+
     # ---- internals -----------------------------------------------------------------
 
     async def _event(self, event_id: int, guild_id: int) -> TournamentRow:
@@ -689,6 +707,13 @@ def event_table(
         seeds = [e.player for e in sorted(field, key=lambda e: -e.rating)]
         first = bracket(seeds, results, withdrawn).reached
     return standings(field, results, byes, withdrawn=withdrawn, first=first)
+
+
+def ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
 
 
 def points_text(points: float) -> str:
