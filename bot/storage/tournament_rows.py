@@ -73,9 +73,10 @@ class BoardRow:
 
     @classmethod
     def from_row(cls, row: Any) -> BoardRow:
-        data = known_columns(cls, row)
-        data["forfeit"] = bool(data["forfeit"])
-        return cls(**data)
+        """From a row selected as ``BOARD_COLUMNS`` (in that order: an event's thousands of
+        boards are read at once for its table)."""
+        event, number, board, white, black, game, points, forfeit = tuple(row)[:8]
+        return cls(event, number, board, white, black, game, points, bool(forfeit))
 
     @property
     def is_bye(self) -> bool:

@@ -261,6 +261,18 @@ class TournamentStore:
             )
         return [BoardRow.from_row(row) for row in rows]
 
+    async def tournament_changes(self, tournament_id: int) -> tuple[int, int]:
+        """How many results are written and how many players withdrew: the table changes
+        only when one of them does."""
+        async with self._read() as db:
+            row = await db.fetchone(
+                "SELECT (SELECT COUNT(*) FROM tournament_games WHERE tournament_id = ?"
+                " AND white_points IS NOT NULL), (SELECT COUNT(*) FROM tournament_players"
+                " WHERE tournament_id = ? AND withdrawn = 1)",
+                (tournament_id, tournament_id),
+            )
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
     async def board_of_game(self, game_id: int) -> BoardRow | None:
         async with self._read() as db:
             row = await db.fetchone(

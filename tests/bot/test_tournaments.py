@@ -206,6 +206,8 @@ async def test_the_bot_fills_an_odd_field(service, clock):
 async def test_a_withdrawal_forfeits_the_remaining_games(service):
     event = await event_with(service, [ALICE, BOB, CAROL, DAVE])
     started = await service.start_tournament(event.id, GUILD, ALICE)
+    before = await service.tournament_table(event.id, GUILD)  # kept until a result or a withdrawal
+    assert not any(s.withdrawn for s in before.rows)
     await service.withdraw_from_tournament(event.id, GUILD, DAVE)
     first = {(b.white_id, b.black_id): b for b in
              (await service.tournament_round(event.id, GUILD, 1)).boards}  # fmt: skip

@@ -66,7 +66,8 @@ FORMAT_NAMES = {
     "swiss": "Swiss",
     "knockout": "knockout",
 }
-MOST_ROUNDS_AT_ONCE = 50  # rounds that end as they are paired (all byes), in a row
+MOST_ROUNDS_AT_ONCE = 50
+TABLES_KEPT = 16  # rounds that end as they are paired (all byes), in a row
 
 RulesOf = Callable[[int], Awaitable[ServerSettings]]
 TurnColumns = Callable[[int, dict[str, Any], int | None, float], Awaitable[dict[str, Any]]]
@@ -153,6 +154,7 @@ class Tournaments:
         self._rules_of = rules_of
         self._turn_columns = turn_columns
         self._resign = resign
+        self._tables: dict[tuple, TableView] = {}
 
     # ---- sign-up -------------------------------------------------------------------
 
@@ -391,10 +393,20 @@ class Tournaments:
         return RoundView(await self.view(event_id, guild_id), shown, boards)
 
     async def table(self, event_id: int, guild_id: int) -> TableView:
+        """The table, kept while no result is written and nobody withdraws (a 1,000-player
+        event's boards take tens of milliseconds to read and weigh)."""
         row = await self._event(event_id, guild_id)
+        key = (event_id, row.status, row.round, *await self._store.tournament_changes(event_id))
+        kept = self._tables.get(key)
+        if kept is not None:
+            return kept
         entries = await self._store.tournament_players(event_id)
         boards = await self._store.tournament_boards(event_id)
-        return TableView(event_view(row, entries), event_table(row, entries, boards))
+        table = TableView(event_view(row, entries), event_table(row, entries, boards))
+        self._tables[key] = table
+        while len(self._tables) > TABLES_KEPT:
+            self._tables.pop(next(iter(self._tables)))
+        return table
 
     async def results_of(self, guild_id: int, user_id: int, limit: int = 5) -> list[str]:
         """The player's latest finished events, one line each (``/game stats``):

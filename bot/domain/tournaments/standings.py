@@ -18,11 +18,10 @@ knockout's stage reached).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.domain.tournaments.model import Bye, Entrant, Result, records
+from bot.domain.tournaments.model import Bye, Entrant, Result
 
 
 @dataclass(frozen=True)
@@ -49,28 +48,26 @@ def standings(
     """The table, first place first."""
     players = [e.player for e in entrants]
     rating = {e.player: e.rating for e in entrants}
-    found = records(players, results, byes)
-    points = {p: found[p].points for p in players}
-    buchholz: dict[int, float] = {}
-    sonneborn: dict[int, float] = defaultdict(float)
-    games: dict[int, int] = defaultdict(int)
+    points = _points(players, results, byes)
+    sonneborn = dict.fromkeys(players, 0.0)
+    games = dict.fromkeys(players, 0)
     faced: dict[int, list[float]] = {p: [] for p in players}
     for result in results:
-        for player in (result.white, result.black):
-            games[player] += 1
+        white, black, scored = result.white, result.black, result.white_points
+        for player, opponent, own in ((white, black, scored), (black, white, 1.0 - scored)):
             if player not in faced:
                 continue
-            if result.forfeit:
+            games[player] += 1
+            if result.forfeit:  # unplayed: an opponent with the player's own points
                 faced[player].append(points[player])
                 continue
-            opponent_points = points.get(result.opponent_of(player), 0.0)
+            opponent_points = points.get(opponent, 0.0)
             faced[player].append(opponent_points)
-            sonneborn[player] += result.points_of(player) * opponent_points
+            sonneborn[player] += own * opponent_points
     for bye in byes:
         if bye.player in faced:
             faced[bye.player].append(points[bye.player])
-    for player, scores in faced.items():
-        buchholz[player] = sum(scores) - min(scores) if scores else 0.0
+    buchholz = {p: sum(scores) - min(scores) if scores else 0.0 for p, scores in faced.items()}
 
     def key_before_direct(player: int) -> tuple:
         stage = first.get(player, 0) if first else 0
@@ -99,6 +96,18 @@ def standings(
             )
         )
     return table
+
+
+def _points(
+    players: Sequence[int], results: Sequence[Result], byes: Sequence[Bye]
+) -> dict[int, float]:
+    points = dict.fromkeys(players, 0.0)
+    for result in results:
+        points[result.white] = points.get(result.white, 0.0) + result.white_points
+        points[result.black] = points.get(result.black, 0.0) + 1.0 - result.white_points
+    for bye in byes:
+        points[bye.player] = points.get(bye.player, 0.0) + bye.points
+    return points
 
 
 def _direct_encounters(players, results, key) -> dict[int, float]:
