@@ -11,6 +11,7 @@ from . import (
     service,
     storage,
     store_backends,
+    tournaments,
 )
 
 engines.main()
@@ -23,3 +24,4 @@ store_backends.main()
 ratings.main()
 hints.main()
 courses.main()
+tournaments.main()

@@ -151,11 +151,46 @@ def shax_lesson() -> bytes:
     from bot.domain.learn.pictures import step_picture
 
     return step_picture(load_course("shax").lesson("mills").steps[1])
+def tournament_standings() -> bytes:
+    """The table of an 8-player Swiss of 4 rounds (Shax), paired by the bot's own pairing,
+    the results drawn from the ratings with a fixed seed."""
+    import random
+
+    from bot.domain.tournaments.model import Bye, Entrant, Result, records
+    from bot.domain.tournaments.standings import standings
+    from bot.domain.tournaments.swiss import pair_swiss
+    from render.standings import TableRow, standings_png
+
+    names = ["Amina", "Bashir", "Cawo", "Deeqa", "Faarax", "Hodan", "Idil", "Jaamac"]
+    chance = random.Random(32)
+    field = [Entrant(p, 1700 - 40 * p + chance.randint(-30, 30)) for p in range(8)]
+    rating = {e.player: e.rating for e in field}
+    results: list[Result] = []
+    for number in range(1, 5):
+        for game in pair_swiss(field, records(rating, results, [])).pairings:
+            expected = 1 / (1 + 10 ** ((rating[game.black] - rating[game.white]) / 400))
+            roll = chance.random()
+            points = 0.5 if abs(roll - expected) < 0.1 else float(roll < expected)
+            results.append(Result(number, game.white, game.black, points))
+    byes: list[Bye] = []
+    rows = [
+        TableRow(
+            s.place,
+            names[s.player],
+            f"{s.points:g}",
+            f"{s.buchholz:g}",
+            f"{s.sonneborn_berger:g}",
+            str(s.games),
+        )  # fmt: skip
+        for s in standings(field, results, byes)
+    ]
+    return standings_png("Autumn Shax", "Shax, Swiss, final table", rows)
 
 
 # Pictures that are not a game position: both Chebache paths over the empty board.
 PICTURES: dict[str, Callable[[], bytes]] = {
     "shax-lesson.png": shax_lesson,
+    "tournament-standings.png": tournament_standings,
     "chebache-paths.png": render_paths,
     "jikaida-board.png": jikaida_board,
     "jikaida-pallan.png": jikaida_pallan,

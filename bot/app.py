@@ -44,6 +44,7 @@ EXTENSIONS = (
     "cogs.sachidjun",
     "cogs.jikaida",
     "cogs.settings",
+    "cogs.tournaments",
 )
 TICK_SECONDS = 60.0
 

@@ -15,6 +15,7 @@ from .common.client import IdzevaClient
 from .common.game_buttons import ClaimButton
 from .common.sending import make_latest_board, post_game_gif, send_in
 from .common.turns import deliver, send_dm
+from .tournament_posts import post_tournament_notice
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,9 @@ async def notice_channel(bot: IdzevaClient, notice: Notice) -> discord.abc.Messa
 
 async def post_notice(bot: IdzevaClient, notice: Notice) -> None:
     only_them = discord.AllowedMentions(users=[discord.Object(notice.user_id)])
-    if notice.kind == "challenge_expired":
+    if notice.kind in ("tournament", "tournament_game"):
+        await post_tournament_notice(bot, notice)
+    elif notice.kind == "challenge_expired":
         channel = await notice_channel(bot, notice)
         if channel is None:
             return

@@ -50,6 +50,8 @@ class SettingsCog(
         enable="Turn a game on",
         disable="Turn a game off (new challenges only)",
         vacation_days="Days of vacation each player has a year",
+        tournament_role="Only members with this role (or Manage Server) create tournaments",
+        tournaments_by_everyone="Let every member create tournaments again",
     )
     @app_commands.choices(time=TIMES, grace=GRACES, enable=GAME_CHOICES, disable=GAME_CHOICES)
     async def settings(
@@ -64,6 +66,8 @@ class SettingsCog(
         enable: app_commands.Choice[str] | None = None,
         disable: app_commands.Choice[str] | None = None,
         vacation_days: app_commands.Range[int, 0, 365] | None = None,
+        tournament_role: discord.Role | None = None,
+        tournaments_by_everyone: bool | None = None,
     ) -> None:
         svc = service(interaction)
         changes = {
@@ -76,6 +80,8 @@ class SettingsCog(
             "enable": enable.value if enable else None,
             "disable": disable.value if disable else None,
             "vacation_days": vacation_days,
+            "tournament_role": tournament_role.id if tournament_role else None,
+            "tournaments_by_everyone": tournaments_by_everyone,
         }
         changes = {key: value for key, value in changes.items() if value is not None}
         try:

@@ -37,6 +37,9 @@ async def stats(
         await answer_error(interaction, error)
         return
     message: dict = {"embed": stats_embed(found, shown_name(who.display_name))}
+    if found.tournaments:
+        events = clip("\n".join(found.tournaments), 1024)
+        message["embed"].add_field(name="Tournaments", value=events, inline=False)
     if found.chart_game is not None and found.points:
         title = f"{rated_game_title(found.chart_game)}: {who.display_name}"
         png = await svc.rating_chart(found.points, clip(title, 40))

@@ -86,4 +86,7 @@ def _extra_fields(row: GameRow, game: Snapshot) -> Fields:
     if seat is not None and not game.is_over:
         name = game.seat_names[seat]
         fields.append(("Draw offer", f"<@{row.players[seat]}> ({name}) offers a draw"))
+    event = row.options.get("tournament")
+    if isinstance(event, dict) and event.get("name"):
+        fields.append(("Tournament", f"{event['name']}, round {event.get('round', '?')}"))
     return tuple(fields) + hints.board_fields(row.options)

@@ -72,6 +72,12 @@ class Outbox:
         text = json.dumps(payload, sort_keys=True)
         return await self._store.add_job(key, text, self._clock(), self.owner, self.lease)
 
+    async def add_due(self, key: str, payload: dict[str, Any]) -> bool:
+        """Write the job held by nobody: the next ``take`` of any process sends it (what a
+        command or a move found to post, and leaves to the tick). False if written already."""
+        text = json.dumps(payload, sort_keys=True)
+        return await self._store.add_job(key, text, self._clock(), self.owner, 0.0)
+
     async def take(self, limit: int = TAKE_LIMIT) -> list[tuple[str, dict[str, Any]]]:
         """The undone jobs whose lease ran out, now held by this process."""
         taken = await self._store.take_jobs(

@@ -80,6 +80,7 @@ class Stats:
     recent: tuple[RecentGame, ...]
     chart_game: str | None  # the game whose rating is charted
     points: tuple[tuple[float, int], ...]  # (time, rating after) for the chart
+    tournaments: tuple[str, ...] = ()  # the latest events played to their end, a line each
 
     @property
     def most_played(self) -> str | None:

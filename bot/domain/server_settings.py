@@ -32,6 +32,11 @@ class ServerSettings:
     grace: int = clocks.DEFAULT_GRACE  # after the time is out, until the bot ends the game
     disabled: tuple[str, ...] = ()  # game kinds that cannot be challenged
     vacation_days: int = clocks.VACATION_ALLOWANCE  # a player's allowance per year
+    tournament_role: int | None = None  # who may create tournaments: None everyone, else a role
+
+    def may_create_tournaments(self, roles: Iterable[int], manager: bool) -> bool:
+        """Members with Manage Server always; others when everyone may, or with the role."""
+        return manager or self.tournament_role is None or self.tournament_role in set(roles)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -57,6 +62,8 @@ class ServerSettings:
         disabled = data.get("disabled")
         if isinstance(disabled, list):
             found = replace(found, disabled=tuple(sorted(k for k in disabled if k in GAMES)))
+        if _is_id(data.get("tournament_role")):
+            found = replace(found, tournament_role=data["tournament_role"])
         days = data.get("vacation_days")
         if isinstance(days, int) and not isinstance(days, bool) and 0 <= days <= 365:
             found = replace(found, vacation_days=days)
@@ -103,6 +110,8 @@ class ServerSettings:
             f"Games on: {', '.join(enabled) or 'none'}"
             + (f"; off: {', '.join(off)}" if off else ""),
             f"Vacation: {plural(self.vacation_days, 'day')} a year per player",
+            "Tournaments created by: "
+            + (f"<@&{self.tournament_role}>" if self.tournament_role else "everyone"),
         ]
 
 
@@ -111,7 +120,8 @@ def change(settings: ServerSettings, **changes: Any) -> ServerSettings:
 
     ``allow_channel`` / ``disallow_channel``: a channel id to add to / take from the list;
     ``any_channel``: True empties it; ``enable`` / ``disable``: a game kind; ``threads``,
-    ``time``, ``grace``, ``vacation_days``: the new value."""
+    ``time``, ``grace``, ``vacation_days``: the new value; ``tournament_role``: the role
+    that may create tournaments, ``tournaments_by_everyone``: True lets everyone."""
     new = settings
     if changes.get("any_channel"):
         new = replace(new, channels=())
@@ -139,6 +149,13 @@ def change(settings: ServerSettings, **changes: Any) -> ServerSettings:
             raise ValueError(f"There is no game called {str(kind)[:20]!r}.")
         others = [k for k in new.disabled if k != kind]
         new = replace(new, disabled=tuple(sorted([*others, kind] if off else others)))
+    if changes.get("tournaments_by_everyone"):
+        new = replace(new, tournament_role=None)
+    role = changes.get("tournament_role")
+    if role is not None:
+        if not _is_id(role):
+            raise ValueError("That is not a role of this server.")
+        new = replace(new, tournament_role=role)
     days = changes.get("vacation_days")
     if days is not None:
         if not (isinstance(days, int) and 0 <= days <= clocks.MAX_ALLOWANCE):

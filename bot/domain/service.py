@@ -59,6 +59,7 @@ from bot.domain.learn import Learning, Place
 from bot.domain.learn.pictures import step_picture
 from bot.domain.names import PlayerNames
 from bot.domain.server_settings import ServerSettings, change
+from bot.domain.tournaments.events import RoundView, TableView, Tournaments, TournamentView
 from bot.domain.vacations import Vacations
 from bot.domain.views import (
     BoardView,
@@ -129,6 +130,12 @@ UNSAVED = {
     "set_notify": "your notification settings",
     "change_server_settings": "the server settings",
     "start_vacation": "your vacation",
+    "create_tournament": "your tournament",
+    "join_tournament": "your sign-up",
+    "leave_tournament": "your leaving",
+    "start_tournament": "the tournament's start",
+    "withdraw_from_tournament": "your withdrawal",
+    "cancel_tournament": "the cancellation",
 }
 
 
@@ -234,6 +241,18 @@ class GameService:
             picture = await self._workers.run(step_picture, place.step)
             _remember(self._lesson_pictures, key, picture)
         return picture
+        self._tournaments = Tournaments(
+            store,
+            clock,
+            self._outbox,
+            settings,
+            bot_user_id=bot_user_id,
+            rules_of=self.server_settings,
+            turn_columns=self._turn_columns,
+            resign=lambda game_id, user_id, guild_id: self.resign(
+                game_id, user_id, guild_id=guild_id
+            ),
+        )
 
     async def close(self) -> None:
         """Stop the worker processes, if any."""
@@ -521,8 +540,14 @@ class GameService:
 
     async def tick(self, send: Callable[[Notice], Awaitable[None]] | None = None) -> list[Notice]:
         """Send what is due (``Deadlines.tick``): expired challenges, reminders, claim
-        notices, games ended on time, the day's digests. With ``send`` (the bot), each is
-        sent, then marked done; without, marked done and returned for the caller to post."""
+        notices, games ended on time, the day's digests; tournaments moved on (results a
+        stopped process left, rounds to pair, events whose start time came), whose posts
+        are jobs due now. With ``send`` (the bot), each is sent, then marked done; without,
+        marked done and returned for the caller to post."""
+        try:
+            await self._tournaments.tick()
+        except ServiceError:
+            log.exception("tournaments: the tick could not move an event on")
         return await self._deadlines.tick(
             send, partial(notify.digests, self._store, self.list_games)
         )
@@ -660,6 +685,8 @@ class GameService:
         # The next player's menu is ready before they start typing.
         _remember(self._snapshots, (changed.id, changed.version), after)
         extra = await self._rating_fields(changed) if after.is_over else ()
+        if after.is_over:
+            await self._tournament_game_over(changed.id, after.state)
         image = self._image(row.kind, done.shown)
         view = self._view(changed, after, extra, image=image)
         return replace(view, back_from_vacation=back), after
@@ -680,14 +707,85 @@ class GameService:
             return False
         return True
 
+    async def _tournament_game_over(self, game_id: int, state: str) -> None:
+        """The result in the game's tournament, if any, and the event moved on. The game's
+        end stands whatever happens here: what fails is done by a later tick."""
+        try:
+            await self._tournaments.game_over(game_id, load_game(state))
+        except (ServiceError, StoreUnavailable):
+            log.exception("game %s: its tournament result waits for the next tick", game_id)
+
     async def _rating_fields(self, row: GameRow) -> Fields:
         """A finished game's rating changes (or that it was friendly), for its board."""
         return ratings.rating_fields(row.options, await self._store.rating_changes(row.id))
 
+    # ---- tournaments (bot/domain/tournaments/events.py) -----------------------------
+
+    async def create_tournament(self, **request: Any) -> TournamentView:
+        """The keyword arguments and checks of ``Tournaments.create``."""
+        return await self._tournaments.create(**request)
+
+    async def set_tournament_message(self, event_id: int, message_id: int) -> None:
+        await self._tournaments.set_message(event_id, message_id)
+
+    async def join_tournament(
+        self, event_id: int, guild_id: int, user_id: int, *, bot_level: str | None = None,
+        manager: bool = False,
+    ) -> TournamentView:  # fmt: skip
+        """``user_id`` signs up; with ``bot_level``, the organiser ``user_id`` enters the bot."""
+        if bot_level is not None:
+            return await self._tournaments.add_bot(
+                event_id, guild_id, user_id, bot_level, manager=manager
+            )
+        return await self._tournaments.join(event_id, guild_id, user_id)
+
+    async def leave_tournament(self, event_id: int, guild_id: int, user_id: int) -> TournamentView:
+        return await self._tournaments.leave(event_id, guild_id, user_id)
+
+    async def start_tournament(
+        self, event_id: int, guild_id: int, user_id: int, *, manager: bool = False
+    ) -> RoundView:
+        return await self._tournaments.start(event_id, guild_id, user_id, manager=manager)
+
+    async def withdraw_from_tournament(
+        self, event_id: int, guild_id: int, user_id: int, *, by: int | None = None,
+        manager: bool = False,
+    ) -> TournamentView:  # fmt: skip
+        return await self._tournaments.withdraw(event_id, guild_id, user_id, by=by, manager=manager)
+
+    async def cancel_tournament(
+        self, event_id: int, guild_id: int, user_id: int, *, manager: bool = False
+    ) -> TournamentView:
+        return await self._tournaments.cancel(event_id, guild_id, user_id, manager=manager)
+
+    async def tournament(self, event_id: int, guild_id: int) -> TournamentView:
+        return await self._tournaments.view(event_id, guild_id)
+
+    async def tournaments(self, guild_id: int, everything: bool = False) -> list[TournamentView]:
+        """The server's events signing up or running (``everything``: all), newest first."""
+        return await self._tournaments.events(guild_id, everything)
+
+    async def tournament_round(
+        self, event_id: int, guild_id: int, number: int | None = None
+    ) -> RoundView:
+        return await self._tournaments.round_view(event_id, guild_id, number)
+
+    async def tournament_table(self, event_id: int, guild_id: int) -> TableView:
+        return await self._tournaments.table(event_id, guild_id)
+
+    async def standings_picture(self, title: str, subtitle: str, rows: Sequence[Any]) -> bytes:
+        """A tournament's table as a PNG (render/standings.py), drawn in the worker pool."""
+        from render.standings import standings_png
+
+        return await self._workers.run(standings_png, title, subtitle, tuple(rows))
+
     # ---- ratings -------------------------------------------------------------------
 
     async def stats(self, guild_id: int, user_id: int, game: str | None) -> ratings.Stats:
-        return await ratings.load_stats(self._store, guild_id, user_id, game, self._clock())
+        """The player's ratings and results, with their latest tournaments."""
+        found = await ratings.load_stats(self._store, guild_id, user_id, game, self._clock())
+        events = await self._tournaments.results_of(guild_id, user_id)
+        return replace(found, tournaments=tuple(events))
 
     async def leaderboard(
         self, guild_id: int, user_id: int, game: str | None

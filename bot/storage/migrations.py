@@ -448,6 +448,61 @@ MIGRATIONS: list[dict[str, str]] = [
         PRIMARY KEY (user_id, course)
     ){WITHOUT_ROWID};
     """),
+    # 13: tournaments (bot/domain/tournaments/, issue 32). ``tournaments``: one event, its
+    # game, format and options (JSON: time, rated, grace...), its status and the round in
+    # play (0: signing up), written compare-and-set so that a round is paired once.
+    # ``tournament_players``: the sign-ups, with the rating each had when the event started
+    # (the seed) and whether they withdrew. ``tournament_games``: each round's boards: a
+    # pairing (``black_id`` NULL: a bye for ``white_id``), its game once started, and its
+    # result (``white_points``; NULL until it ends; ``forfeit``: not played).
+    migration("""
+    CREATE TABLE tournaments (
+        id {ID},
+        guild_id {BIGINT} NOT NULL,
+        channel_id {BIGINT} NOT NULL,
+        message_id {BIGINT},
+        organiser_id {BIGINT} NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        variants TEXT NOT NULL DEFAULT '[]',
+        format TEXT NOT NULL
+            CHECK (format IN ('round-robin', 'double-round-robin', 'swiss', 'knockout')),
+        rounds INTEGER,
+        options TEXT NOT NULL DEFAULT '{}',
+        status TEXT NOT NULL DEFAULT 'signup'
+            CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+        round INTEGER NOT NULL DEFAULT 0,
+        max_players INTEGER,
+        starts_at {REAL},
+        created_at {REAL} NOT NULL,
+        updated_at {REAL} NOT NULL
+    );
+    CREATE INDEX tournaments_by_guild ON tournaments (guild_id, status);
+    CREATE INDEX tournaments_to_start ON tournaments (starts_at) WHERE status = 'signup';
+    CREATE TABLE tournament_players (
+        tournament_id {BIGINT} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id {BIGINT} NOT NULL,
+        joined_at {REAL} NOT NULL,
+        rating {REAL} NOT NULL DEFAULT 0,
+        level TEXT,
+        withdrawn INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, user_id)
+    ){WITHOUT_ROWID};
+    CREATE INDEX tournament_players_by_user ON tournament_players (user_id);
+    CREATE TABLE tournament_games (
+        tournament_id {BIGINT} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        white_id {BIGINT} NOT NULL,
+        black_id {BIGINT},
+        game_id {BIGINT} REFERENCES games (id) ON DELETE SET NULL,
+        white_points {REAL},
+        forfeit INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, round, board)
+    ){WITHOUT_ROWID};
+    CREATE UNIQUE INDEX tournament_games_by_game ON tournament_games (game_id)
+        WHERE game_id IS NOT NULL;
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]

@@ -49,6 +49,7 @@ from bot.storage.rows import (
     encode_state,
     known_columns,
 )
+from bot.storage.tournament_store import TournamentStore
 from games.base import LogEntry
 
 
@@ -238,8 +239,9 @@ CHALLENGE_COLUMNS = frozenset(["message_id", "status", "game_id", "accepted"])
 NOTICE_FLAGS = ("reminded", "claim_notified")
 
 
-class SqlStore:
-    """``GameStore`` on a backend's connections (``_read``, ``_write``, ``_statement``)."""
+class SqlStore(TournamentStore):
+    """``GameStore`` on a backend's connections (``_read``, ``_write``, ``_statement``);
+    its tournaments in bot/storage/tournament_store.py."""
 
     dialect: ClassVar[Dialect]
     queries: ClassVar[dict[str, str]]
@@ -285,6 +287,9 @@ class SqlStore:
         """Run one writing statement; True when it changed exactly one row."""
         async with self._statement() as db:
             return await db.execute(sql, params) == 1
+
+    async def _insert(self, db: Connection, table: str, columns: dict[str, Any]) -> int:
+        return await insert(db, table, _game_columns(columns) if table == "games" else columns)
 
     async def query_plan(self, name: str, params: Sequence[Any]) -> list[str]:
         """The plan of one of ``queries``: one line per step."""

@@ -43,6 +43,10 @@ class IdzevaClient(Protocol):
 
     async def fetch_user(self, user_id: int, /) -> discord.User: ...
 
+    async def post_notices(self) -> None:
+        """Post what the outbox holds that is due (the deadline loop's work, at once)."""
+        ...
+
 
 def client_of(interaction: discord.Interaction) -> IdzevaClient:
     return interaction.client  # type: ignore[return-value]

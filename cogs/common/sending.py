@@ -3,6 +3,7 @@ one message whose buttons are live."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import Any
@@ -45,6 +46,21 @@ async def send_in(
 async def make_latest_board(bot: IdzevaClient, board: BoardView, message_id: int) -> None:
     await retire_old_board(bot, board)
     await bot.service.set_board_message(board.game_id, message_id)
+    if board.finished and any(label == TOURNAMENT_FIELD for label, _ in board.fields):
+        post_notices_soon(bot)
+
+
+TOURNAMENT_FIELD = "Tournament"  # a tournament game's board (bot/domain/boards.py)
+_posting: set[asyncio.Task[None]] = set()
+
+
+def post_notices_soon(bot: IdzevaClient) -> None:
+    """A tournament game ended: its event's next round (or its winner) is written and waits
+    in the outbox; post it now rather than at the next tick (in a task: the player who moved
+    is answered already)."""
+    task = asyncio.get_running_loop().create_task(bot.post_notices())
+    _posting.add(task)
+    task.add_done_callback(_posting.discard)
 
 
 async def retire_old_board(bot: IdzevaClient, board: BoardView) -> None:

@@ -16,6 +16,7 @@ from bot.storage.postgres import PostgresStore
 from bot.storage.rows import GameEvent, LearnRow
 from bot.storage.sql import rate_finished
 from bot.storage.sqlite import Store
+from bot.storage.tournament_rows import BoardRow
 from games import Shax
 
 from .conftest import START, in_thread
@@ -84,6 +85,21 @@ async def fill(db_path: str) -> list[int]:
         )
         await store.put_player_name(GUILD, PLAYERS[0], "Alice", START)
         await store.put_learn_progress(LEARNER, START)
+        # A tournament running its first round, on game 1.
+        event_id = await store.insert_tournament(
+            guild_id=GUILD,
+            channel_id=3,
+            organiser_id=PLAYERS[0],
+            name="Cup",
+            kind="shax",
+            format="swiss",
+            created_at=START,
+            updated_at=START,
+        )
+        for player in PLAYERS[:2]:
+            await store.join_tournament(event_id, player, START)
+        board = BoardRow(event_id, 1, 1, PLAYERS[0], PLAYERS[1], game_ids[0])
+        await store.start_tournament(event_id, [(PLAYERS[0], 1.0)], 2, [board], START)
         # The finished games rated, as the bot rates them when they end.
         assert await rate_finished(store) > 0
     return game_ids
@@ -115,7 +131,8 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
         0,
         f"copied {games} games, 2 jobs, 1 bot_values, 2 challenges, 2 game_events,"
         f" 1 notify_prefs, {ratings} ratings, {history} rating_history, 1 guild_settings,"
-        " 1 vacations, 1 player_names, 1 learn_progress\n"
+        " 1 vacations, 1 player_names, 1 learn_progress, 1 tournaments, 2 tournament_players,"
+        " 1 tournament_games\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:

@@ -39,6 +39,7 @@ async def test_only_managers_change_the_settings_and_everyone_sees_them(service)
         "Time-out grace: 6 hours (then the bot ends the game)",
         "Games on: Shax, Tchela, Šačidjun, Chebache, Poron Jikaida",
         "Vacation: 30 days a year per player",
+        "Tournaments created by: everyone",
     ]
 
 
@@ -96,3 +97,20 @@ async def test_damaged_stored_settings_read_as_the_defaults(service, stored, db_
     raw_sql(db_path, "UPDATE guild_settings SET settings = ?", (stored,))
     assert await service.server_settings(GUILD) == ServerSettings()
     assert (await challenge(service)).time == 3 * DAY
+
+
+async def test_who_may_create_tournaments(service):
+    rules = await service.server_settings(GUILD)
+    assert rules.may_create_tournaments([], manager=False)  # everyone, by default
+    role = 1_300_000_000_000_000_009
+    changed = await service.change_server_settings(GUILD, CAROL, manager=True, tournament_role=role)
+    assert changed.tournament_role == role
+    assert changed.lines()[-1] == f"Tournaments created by: <@&{role}>"
+    assert not changed.may_create_tournaments([], manager=False)
+    assert changed.may_create_tournaments([role], manager=False)
+    assert changed.may_create_tournaments([], manager=True)
+    back = await service.change_server_settings(
+        GUILD, CAROL, manager=True, tournaments_by_everyone=True
+    )
+    assert back.tournament_role is None
+    assert ServerSettings.from_json('{"tournament_role": "x"}').tournament_role is None

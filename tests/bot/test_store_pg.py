@@ -73,6 +73,9 @@ async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_data
         "vacations",
         "player_names",
         "learn_progress",
+        "tournaments",
+        "tournament_players",
+        "tournament_games",
     }
 
 
