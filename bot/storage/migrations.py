@@ -433,6 +433,20 @@ MIGRATIONS: list[dict[str, str]] = [
         PRIMARY KEY (guild_id, user_id)
     ){WITHOUT_ROWID};
     """),
+    # 12: post-game analyses (bot/domain/analysis.py), one per finished game: the turns
+    # judged so far (``judged``, JSON; ``done`` of ``total``), kept at every step so that a
+    # process killed in the middle leaves them, and the whole analysis (``result``, JSON)
+    # once done, never computed again.
+    migration("""
+    CREATE TABLE game_analyses (
+        game_id {BIGINT} PRIMARY KEY,
+        judged TEXT NOT NULL,
+        done INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        result TEXT,
+        updated_at {REAL} NOT NULL
+    );
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]
