@@ -14,6 +14,7 @@ from bot.domain.service import ServiceError
 from bot.storage.rating_model import rated_games
 from games import GAMES
 
+from . import analysis as analysis_flow
 from . import hint as hint_flow
 from . import notify as notify_flow
 from . import play, replay, standings
@@ -145,6 +146,13 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     async def hint(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await hint_flow.show(interaction, game)
 
+    @app_commands.command(
+        description="The bot's analysis of a finished game: win chances, swings (private)"
+    )
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def analysis(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await analysis_flow.command(interaction, game)
+
     @app_commands.command(description="Where your turn notices reach you in this server")
     @app_commands.describe(
         where="Thread (a mention), DM, both, or off",
@@ -249,9 +257,18 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     ) -> list[app_commands.Choice[str]]:
         return await game_autocomplete(interaction, current)
 
+    @analysis.autocomplete("game")
+    async def finished_game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await game_autocomplete(interaction, current, finished=True)
+
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(
-        replay.ReplayButton, takeback_flow.TakebackAnswerButton, rules_flow.RulesButton
+        replay.ReplayButton,
+        takeback_flow.TakebackAnswerButton,
+        rules_flow.RulesButton,
+        analysis_flow.PostAnalysisButton,
     )
     await bot.add_cog(SharedCog(bot))

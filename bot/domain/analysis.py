@@ -299,6 +299,10 @@ class Analyses:
             await self._tell(game_id, total, total)
             return result
 
+    async def mark_posted(self, game_id: int) -> bool:
+        """Whether the game's analysis is to be posted in its thread now: True once."""
+        return await self._store.mark_analysis_posted(game_id, self._clock())
+
     async def close(self) -> None:
         """Stop the analysis workers when they are the analyses' own."""
         if self._workers is not self._render_workers:

@@ -505,6 +505,11 @@ class GameService:
         in the analysis workers, and kept; ``progress(done, total)`` while it runs."""
         return await self._analyses.report(game_id, guild_id, progress)
 
+    async def mark_analysis_posted(self, game_id: int, *, guild_id: int) -> bool:
+        """True the first time the game's analysis is to be posted in its thread."""
+        await self._game_row(game_id, guild_id)
+        return await self._analyses.mark_posted(game_id)
+
     async def game_events(self, game_id: int, guild_id: int) -> list[GameEvent]:
         """The game's event history (``bot/domain/events.py``)."""
         await self._game_row(game_id, guild_id)

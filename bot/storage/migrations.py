@@ -436,7 +436,8 @@ MIGRATIONS: list[dict[str, str]] = [
     # 12: post-game analyses (bot/domain/analysis.py), one per finished game: the turns
     # judged so far (``judged``, JSON; ``done`` of ``total``), kept at every step so that a
     # process killed in the middle leaves them, and the whole analysis (``result``, JSON)
-    # once done, never computed again.
+    # once done, never computed again; ``posted_at``: when it was posted in the game's
+    # thread (once).
     migration("""
     CREATE TABLE game_analyses (
         game_id {BIGINT} PRIMARY KEY,
@@ -444,7 +445,8 @@ MIGRATIONS: list[dict[str, str]] = [
         done INTEGER NOT NULL,
         total INTEGER NOT NULL,
         result TEXT,
-        updated_at {REAL} NOT NULL
+        updated_at {REAL} NOT NULL,
+        posted_at {REAL}
     );
     """),
 ]

@@ -872,6 +872,16 @@ class SqlStore:
                 (game_id, judged, done, total, result, now),
             )
 
+    async def mark_analysis_posted(self, game_id: int, now: float) -> bool:
+        """Mark the finished analysis posted in the game's thread: True the first time only
+        (compare-and-set: of two processes, one)."""
+        return await self._changes_one(
+            "UPDATE game_analyses SET posted_at = ? WHERE game_id = ?"
+            " AND result IS NOT NULL AND posted_at IS NULL",
+            now,
+            game_id,
+        )
+
     # ---- helpers -------------------------------------------------------------
 
     async def _update_where(

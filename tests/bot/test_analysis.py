@@ -59,6 +59,9 @@ async def test_the_store_keeps_progress_then_the_result_which_nothing_replaces(s
     await store.put_analysis(7, "[]", 0, 3, None, 102.0)  # a late step of a second run
     row = await store.get_analysis(7)
     assert (row.done, row.result) == (3, '{"done": true}')
+    assert await store.mark_analysis_posted(7, 103.0) is True
+    assert await store.mark_analysis_posted(7, 104.0) is False  # posted once
+    assert await store.mark_analysis_posted(8, 104.0) is False  # no analysis: nothing to post
 
 
 async def test_only_a_finished_game_is_analysed(service):
