@@ -112,7 +112,7 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
         0,
         f"copied {games} games, 2 jobs, 1 bot_values, 2 challenges, 2 game_events,"
         f" 1 notify_prefs, {ratings} ratings, {history} rating_history, 1 guild_settings,"
-        " 1 vacations, 1 player_names\n"
+        " 1 vacations, 1 player_names, 0 game_analyses\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:
