@@ -173,10 +173,17 @@ def judge_step(
     its own priority (the analysis workers run nothing else); in a thread (tests, tools)
     it leaves the process alone."""
     if multiprocessing.parent_process() is not None:
-        current = os.nice(0)
-        if current < LOW_PRIORITY:
-            os.nice(LOW_PRIORITY - current)
+        lower_priority()
     return judge_range(record_json, first, stop, seed, size)
+
+
+def lower_priority() -> None:
+    """This process ``LOW_PRIORITY`` steps nicer than its parent (the fork server, as nice
+    as the bot), once: the move workers keep the bot's priority."""
+    wanted = os.getpriority(os.PRIO_PROCESS, os.getppid()) + LOW_PRIORITY
+    current = os.nice(0)
+    if current < wanted:
+        os.nice(wanted - current)
 
 
 def assemble_job(record_json: str, judged: list[Judged], seed: int, size: int | None) -> str:

@@ -6,13 +6,15 @@ resumed from the steps kept when a process died in the middle. A small fixed sea
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 
 from bot.config import Settings
-from bot.domain import analysis
+from bot.domain import analysis, engine_jobs
 from bot.domain.jobs import Outbox
 from bot.domain.service import GameService, NotAllowed
+from bot.runtime.workers import Workers
 from search.analysis import Analysis
 
 from .conftest import ALICE, BOB, GUILD, fake_renderer, start_game
@@ -110,3 +112,20 @@ async def test_a_run_killed_in_the_middle_is_resumed_from_its_kept_steps(store, 
     assert [point[1] for point in kept.points[: analysis.STEP]] == [0.123] * analysis.STEP
     assert kept.points[analysis.STEP][1] != 0.123  # the rest was judged after the restart
     assert report.game_id == game_id
+
+
+def niceness_of_a_step(record_json: str) -> int:
+    """In a worker: one analysis step, then how much nicer than its parent it runs."""
+    analysis.judge_step(record_json, 0, 1, 0, 4)
+    return os.nice(0) - os.getpriority(os.PRIO_PROCESS, os.getppid())
+
+
+async def test_an_analysis_step_in_a_worker_runs_nicer_than_the_bot():
+    from tests.test_analysis import blunder_record
+
+    workers = Workers(1, preload=engine_jobs.PRELOAD)
+    try:
+        lowered = await workers.run(niceness_of_a_step, blunder_record().to_json())
+    finally:
+        await workers.close()
+    assert lowered == min(analysis.LOW_PRIORITY, 19 - os.nice(0))
