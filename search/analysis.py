@@ -386,16 +386,6 @@ def analyse(
     return assemble(record, judged, seed, size)
 
 
-def position_before(record: GameRecord, turn: Turn) -> Game:
-    """The position where ``turn``'s player decided (after its rolls)."""
-    origin, entries = played_log(record)
-    for plan in plan_turns(entries):
-        if plan.ply == turn.ply and plan.seat == turn.seat:
-            origin.replay(entries[: plan.decide])
-            return origin
-    raise ValueError(f"no turn after {turn.ply} moves by seat {turn.seat}")
-
-
 def position_after(record: GameRecord, turn: Turn) -> Game:
     """The position after ``turn`` was played (its moves are the last ones logged, which
     the board pictures mark)."""
