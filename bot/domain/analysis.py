@@ -206,7 +206,8 @@ class Analyses:
     """The service's post-game analyses, over its store, clock, outbox and workers;
     ``workers``: where an analysis runs (one low-priority process in the bot);
     ``render_workers``: where its pictures are drawn (the move workers);
-    ``iterations``: a fixed search size per position (tests) instead of the analysis's."""
+    ``iterations``: a fixed search size per position (tests) instead of the analysis's;
+    ``poll``: how often another process's run is looked for in the store (seconds)."""
 
     def __init__(
         self,
@@ -218,6 +219,7 @@ class Analyses:
         *,
         game_row: GameRowOf,
         iterations: int | None = None,
+        poll: float = WAIT_POLL_SECONDS,
     ):
         self._store = store
         self._clock = clock
@@ -226,6 +228,7 @@ class Analyses:
         self._render_workers = render_workers
         self._game_row = game_row
         self._iterations = iterations
+        self._poll = poll
         self._one_at_a_time = asyncio.Lock()
         self._running: dict[int, asyncio.Task[str]] = {}
         self._watchers: dict[int, list[Progress]] = {}
@@ -282,7 +285,7 @@ class Analyses:
                     return stored.result
                 if stored is not None:
                     await self._tell(game_id, stored.done, stored.total)
-                await asyncio.sleep(WAIT_POLL_SECONDS)
+                await asyncio.sleep(self._poll)
             stored = await self._store.get_analysis(game_id)
             if stored is not None and stored.result is not None:
                 return stored.result

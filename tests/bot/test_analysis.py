@@ -129,3 +129,22 @@ async def test_an_analysis_step_in_a_worker_runs_nicer_than_the_bot():
     finally:
         await workers.close()
     assert lowered == min(analysis.LOW_PRIORITY, 19 - os.nice(0))
+
+
+async def test_two_processes_asking_at_once_compute_it_once(service, store, clock):
+    game_id = await finished_shax(service)
+
+    async def game_row(game_id: int, guild_id: int):
+        return await store.get_game(game_id)
+
+    def process(owner: str) -> analysis.Analyses:
+        outbox = Outbox(store, clock, owner=owner)
+        workers = Workers(0)
+        return analysis.Analyses(
+            store, clock, outbox, workers, workers, game_row=game_row, iterations=8, poll=0.001
+        )
+
+    first, second = process("one"), process("two")
+    shown = await asyncio.gather(first.report(game_id, GUILD), second.report(game_id, GUILD))
+    assert shown[0] == shown[1]
+    assert first.runs + second.runs == 1
