@@ -277,6 +277,8 @@ class Analyses:
                 continue
 
     async def _run(self, game_id: int, record_json: str, total: int) -> str:
+        """Run the game's analysis here (one at a time in this process), or wait for
+        another process's run while it holds the claim; the analysis's JSON."""
         key = f"analysis:{game_id}"
         async with self._one_at_a_time:
             while not await self._outbox.claim(key, CLAIM_SECONDS):
@@ -289,25 +291,32 @@ class Analyses:
             stored = await self._store.get_analysis(game_id)
             if stored is not None and stored.result is not None:
                 return stored.result
-            judged = judged_from_json(stored.judged) if stored is not None else []
-            seed = game_id
-            while len(judged) < total:
-                await self._tell(game_id, len(judged), total)
-                step = (record_json, len(judged), len(judged) + STEP, seed, self._iterations)
-                judged += await self._workers.run(judge_step, *step)
-                await self._store.put_analysis(
-                    game_id, judged_to_json(judged), len(judged), total, None, self._clock()
-                )
-                await self._outbox.claim(key, CLAIM_SECONDS)  # still at it
+            kept = judged_from_json(stored.judged) if stored is not None else []
+            judged = await self._judge_rest(game_id, key, record_json, total, kept)
             self.runs += 1
-            result = await self._workers.run(
-                assemble_job, record_json, judged, seed, self._iterations
-            )
+            seed, size = game_id, self._iterations
+            result = await self._workers.run(assemble_job, record_json, judged, seed, size)
             await self._store.put_analysis(
                 game_id, judged_to_json(judged), total, total, result, self._clock()
             )
             await self._tell(game_id, total, total)
             return result
+
+    async def _judge_rest(
+        self, game_id: int, key: str, record_json: str, total: int, judged: list[Judged]
+    ) -> list[Judged]:
+        """The boundaries after those ``judged`` already, ``STEP`` at a time in the analysis
+        worker, each step kept and told, the claim renewed; all of them judged."""
+        judged = list(judged)
+        while len(judged) < total:
+            await self._tell(game_id, len(judged), total)
+            step = (record_json, len(judged), len(judged) + STEP, game_id, self._iterations)
+            judged += await self._workers.run(judge_step, *step)
+            await self._store.put_analysis(
+                game_id, judged_to_json(judged), len(judged), total, None, self._clock()
+            )
+            await self._outbox.claim(key, CLAIM_SECONDS)  # still at it
+        return judged
 
     async def mark_posted(self, game_id: int) -> bool:
         """Whether the game's analysis is to be posted in its thread now: True once."""
@@ -317,10 +326,3 @@ class Analyses:
         """Stop the analysis workers when they are the analyses' own."""
         if self._workers is not self._render_workers:
             await self._workers.close()
-
-    async def stored(self, game_id: int) -> Analysis | None:
-        """The game's finished analysis, if one is kept."""
-        stored = await self._store.get_analysis(game_id)
-        if stored is None or stored.result is None:
-            return None
-        return Analysis.from_json(stored.result)
