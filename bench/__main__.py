@@ -2,6 +2,7 @@
 
 from . import (
     courses,
+    analysis,
     engines,
     gif,
     hints,
@@ -25,3 +26,4 @@ ratings.main()
 hints.main()
 courses.main()
 tournaments.main()
+analysis.main()

@@ -102,6 +102,9 @@ class IdzevaBot(commands.Bot):
             clock=self.clock,
             roller=self.roller,
             workers=Workers(self.settings.workers, preload=engine_jobs.PRELOAD),
+            analysis_workers=Workers(
+                analysis_processes(self.settings.workers), preload=engine_jobs.PRELOAD
+            ),
             bot_user_id=self.user.id if self.user else None,
         )
         if self.user is not None:
@@ -203,6 +206,13 @@ def search_processes(workers: int | None) -> int:
     if workers == 0:
         return 0
     return max(1, (os.cpu_count() or 2) // 2)
+
+
+def analysis_processes(workers: int | None) -> int:
+    """The post-game analyses' own pool: one process (at low priority, one analysis at a
+    time: bot/domain/analysis.py), beside the move workers; 0 (threads) when the service
+    uses threads."""
+    return 0 if workers == 0 else 1
 
 
 class ShardedIdzevaBot(IdzevaBot, commands.AutoShardedBot):

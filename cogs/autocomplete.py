@@ -23,15 +23,22 @@ def game_choice_name(game: GameSummary, user_id: int) -> str:
 
 
 async def game_autocomplete(
-    interaction: discord.Interaction, current: str, kind: str | None = None
+    interaction: discord.Interaction,
+    current: str,
+    kind: str | None = None,
+    *,
+    finished: bool = False,
 ) -> list[app_commands.Choice[str]]:
+    """The asker's games (their active ones; with ``finished``, their finished ones)."""
     if interaction.guild_id is None:
         return []
-    games = await service(interaction).list_games(interaction.guild_id, interaction.user.id)
+    games = await service(interaction).list_games(
+        interaction.guild_id, interaction.user.id, include_finished=finished
+    )
     choices = [
         app_commands.Choice(name=game_choice_name(g, interaction.user.id), value=str(g.game_id))
         for g in games
-        if kind is None or g.kind == kind
+        if (kind is None or g.kind == kind) and g.finished == finished
     ]
     typed = current.strip().lower().lstrip("#")
     return [c for c in choices if typed in c.name.lower()][:AUTOCOMPLETE_LIMIT]

@@ -7,10 +7,11 @@ This module sits above both and is imported only by the composition root (``bot/
 
 from __future__ import annotations
 
-from . import challenge_flow, play, rematch
+from . import analysis, challenge_flow, play, rematch
 from .common.buttons import PersistentButton
 from .common.game_buttons import (
     DYNAMIC_ITEMS,
+    AnalysisButton,
     AnswerButton,
     BoardButton,
     ChallengeButton,
@@ -31,4 +32,5 @@ def wired_buttons() -> tuple[type[PersistentButton], ...]:
     DrawAnswerButton.handled_by(play.draw_answer_button)
     ClaimButton.handled_by(play.claim)
     RematchButton.handled_by(rematch.rematch)
+    AnalysisButton.handled_by(analysis.show)
     return DYNAMIC_ITEMS

@@ -14,6 +14,7 @@ from bot.domain.service import ServiceError
 from bot.storage.rating_model import rated_games
 from games import GAMES
 
+from . import analysis as analysis_flow
 from . import hint as hint_flow
 from . import learn as learn_flow
 from . import notify as notify_flow
@@ -172,6 +173,12 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     ) -> list[app_commands.Choice[str]]:
         course = getattr(interaction.namespace, "course", None)
         return await learn_flow.answer_choices(interaction, course, current)
+    @app_commands.command(
+        description="The bot's analysis of a finished game: win chances, swings (private)"
+    )
+    @app_commands.describe(game="The game (defaults to this thread's game)")
+    async def analysis(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await analysis_flow.command(interaction, game)
 
     @app_commands.command(description="Where your turn notices reach you in this server")
     @app_commands.describe(
@@ -277,10 +284,19 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     ) -> list[app_commands.Choice[str]]:
         return await game_autocomplete(interaction, current)
 
+    @analysis.autocomplete("game")
+    async def finished_game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await game_autocomplete(interaction, current, finished=True)
+
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*learn_flow.BUTTONS)
     bot.add_dynamic_items(
-        replay.ReplayButton, takeback_flow.TakebackAnswerButton, rules_flow.RulesButton
+        replay.ReplayButton,
+        takeback_flow.TakebackAnswerButton,
+        rules_flow.RulesButton,
+        analysis_flow.PostAnalysisButton,
     )
     await bot.add_cog(SharedCog(bot))

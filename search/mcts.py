@@ -254,6 +254,10 @@ class Search:
         self.root: Node | None = None  # the last search's tree (None after a shortcut)
         self.deadline = math.inf  # a timed search's end (``choose`` sets it)
         self.answers_cut = 0  # turn2: answering turns judged before their end (out of budget)
+        # The last search's judgement of the move it chose, as a share for the mover's team
+        # (the chosen child's mean; a turn policy's value of its turn). None after a
+        # shortcut (an only move, a win now), where nothing was searched.
+        self.value: float | None = None
 
     def size_for(self, game: Game) -> int:
         """This search's size in ``game``: the iterations given, else the level's for it."""
@@ -262,6 +266,7 @@ class Search:
     def choose(self, game: Game) -> SearchResult:
         started = time.perf_counter()
         self.root = None
+        self.value = None
         legal = game.legal_moves()
         if not legal:
             if game.is_over:
@@ -375,8 +380,10 @@ class Search:
         finals, count, _complete = self._turns(root_state, share)
         finals.sort(key=lambda item: -item[0])
         best_line = finals[0][1]
+        self.value = finals[0][0]
         if policy == "rollout" and len(finals) > 1:
             best_line, spent = self._rollouts(root_state, finals, self.cap - count)
+            self.value = next(value for value, line, _ in finals if line == best_line)
             count += spent
         if policy == "turn2" and len(finals) > 1:
             team = root_state.team_of(seat)
@@ -394,6 +401,7 @@ class Search:
                 judged = value if answer is None else answer
                 if judged > best_value:
                     best_value, best_line = judged, line
+                    self.value = judged
         root = node = Node()
         for move in best_line:
             child = node.children[move] = Node()
@@ -576,6 +584,7 @@ class Search:
         top = max(key(node) for node in root.children.values())
         tied = sorted(move for move, node in root.children.items() if key(node) == top)
         best = tied[0] if len(tied) == 1 else self.rng.choice(tied)
+        self.value = top[1]
         return best, count, root
 
     def _widen(self, root: Node, root_state: Game, team0: int, keep: int) -> int:

@@ -142,6 +142,17 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
     images.add_argument("--png", metavar="FILE", help="write the board at ply N here")
     images.add_argument("--gif", metavar="FILE", help="write the whole game as a GIF here")
 
+    analyse = OneLineParser(
+        prog="idzeva analyse",
+        description="a finished game judged turn by turn by the bot: win chances, each"
+        " player's average loss, the largest swings with the better move",
+    )
+    analyse.add_argument("record", metavar="RECORD")
+    analyse.add_argument("--png", metavar="FILE", help="write the win-chance chart here")
+    analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    analyse.add_argument("--seed", type=int, default=0, metavar="S")
+    ITERATIONS_BOUNDS.add_option(analyse, "--iterations", "a search size per position")
+
     rules = OneLineParser(prog="idzeva rules", description="a game's rules, or one section")
     rules.add_argument("game")
     rules.add_argument("section", nargs="?", help="a heading of the rules page (default: all)")
@@ -172,6 +183,7 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
         "best": best,
         "arena": arena,
         "replay": replay,
+        "analyse": analyse,
         "rules": rules,
         "learn": learn,
         "run": run,
@@ -197,6 +209,9 @@ commands:
                                    outside players: greedy flatmc alphabeta2)
   replay RECORD [--ply N] [--png FILE | --gif FILE]
                                    a game record at any ply, or as an animated GIF
+  analyse RECORD [--png FILE] [--json] [--seed S] [--iterations N]
+                                   a game judged by the bot: win chances, average
+                                   losses, the largest swings and the better moves
   rules GAME [SECTION]             the rules of a game, or one section of them
   learn COURSE [--lesson ID] [--png DIR]
                                    a game's course of lessons, answered on stdin
@@ -837,6 +852,33 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
+    """The post-game analysis of a record (``search/analysis.py``): the summary, or JSON;
+    the chart with ``--png``. Progress goes to stderr, a line per step."""
+    from bot.domain.analysis import chart_png, summary_text  # Pillow only when asked for
+    from search.analysis import analyse
+
+    record, game = read_record(args.record)
+    if not record.moves:
+        raise CliError(f"record {args.record} has no moves to analyse")
+
+    def progress(done: int, total: int) -> None:
+        print(f"analysed {done} of {total} positions", file=sys.stderr)
+
+    analysis = analyse(record, args.seed, size=args.iterations, progress=progress)
+    if args.png:
+        write_file(args.png, chart_png(analysis), "chart")
+    if args.json:
+        out.write(analysis.to_json() + "\n")
+        return 0
+    turns = len(analysis.turns)
+    out.write(f"{game.title}: {len(record.moves)} moves, {turns} turns judged\n")
+    out.write(summary_text(analysis).replace("**", "") + "\n")
+    if args.png:
+        out.write(f"Chart written to {args.png}\n")
+    return 0
+
+
 NAME_LIMIT = 100  # characters of a game or section name: no heading is longer
 
 
@@ -927,6 +969,7 @@ COMMANDS = {
     "best": cmd_best,
     "arena": cmd_arena,
     "replay": cmd_replay,
+    "analyse": cmd_analyse,
     "rules": cmd_rules,
     "learn": cmd_learn,
     "run": cmd_run,

@@ -29,6 +29,7 @@ from typing import Any
 
 from bot.config import Settings
 from bot.domain import (
+    analysis,
     boards,
     challenges,
     clocks,
@@ -175,11 +176,14 @@ class GameService:
         renderer: Renderer | None = None,
         workers: Workers | None = None,
         outbox: Outbox | None = None,
+        analysis_workers: Workers | None = None,
         bot_user_id: int | None = None,
     ):
         """``workers``: where engine work and rendering run (default: a thread, for tests and
         tools; the bot passes a process pool, which needs a top-level ``renderer``).
         ``outbox``: the once-only notices, shared with other processes (bot/domain/jobs.py).
+        ``analysis_workers``: where post-game analyses run (the bot: one process at low
+        priority, beside ``workers``; default: ``workers``).
         ``bot_user_id``: the bot's own user, which may be challenged (bot/domain/opponent.py)."""
         self._store = store
         self.bot_user_id = bot_user_id
@@ -211,6 +215,15 @@ class GameService:
         self._hints = hints.Hints(
             store,
             clock,
+            self._workers,
+            game_row=self._game_row,
+            iterations=settings.bot_iterations,
+        )
+        self._analyses = analysis.Analyses(
+            store,
+            clock,
+            self._outbox,
+            analysis_workers or self._workers,
             self._workers,
             game_row=self._game_row,
             iterations=settings.bot_iterations,
@@ -257,6 +270,7 @@ class GameService:
     async def close(self) -> None:
         """Stop the worker processes, if any."""
         await self._workers.close()
+        await self._analyses.close()
 
     # ---- challenges (bot/domain/challenges.py) -----------------------------------
 
@@ -521,6 +535,18 @@ class GameService:
         """The turn the bot would play for you now, and why (``bot/domain/hints.py``):
         counted in the game's record; refused where hints are not allowed."""
         return await self._hints.hint(game_id, user_id, guild_id)
+
+    async def analysis(
+        self, game_id: int, *, guild_id: int, progress: analysis.Progress | None = None
+    ) -> analysis.Report:
+        """A finished game's post-game analysis (``bot/domain/analysis.py``): computed once,
+        in the analysis workers, and kept; ``progress(done, total)`` while it runs."""
+        return await self._analyses.report(game_id, guild_id, progress)
+
+    async def mark_analysis_posted(self, game_id: int, *, guild_id: int) -> bool:
+        """True the first time the game's analysis is to be posted in its thread."""
+        await self._game_row(game_id, guild_id)
+        return await self._analyses.mark_posted(game_id)
 
     async def game_events(self, game_id: int, guild_id: int) -> list[GameEvent]:
         """The game's event history (``bot/domain/events.py``)."""

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from bot.storage.rating_model import Change, RatingJob, Standing
 from bot.storage.rows import (
+    AnalysisRow,
     ChallengeRow,
     GameEvent,
     GameRow,
@@ -213,6 +214,15 @@ class GameStore(Protocol):
     async def get_value(self, key: str) -> str | None: ...
 
     async def put_value(self, key: str, value: str, now: float) -> None: ...
+
+    # Post-game analyses (bot/domain/analysis.py): progress and result, per game.
+    async def get_analysis(self, game_id: int) -> AnalysisRow | None: ...
+
+    async def put_analysis(
+        self, game_id: int, judged: str, done: int, total: int, result: str | None, now: float
+    ) -> None: ...
+
+    async def mark_analysis_posted(self, game_id: int, now: float) -> bool: ...
 
     async def insert_rematch(self, **columns: Any) -> int | None: ...
 

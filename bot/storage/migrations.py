@@ -503,6 +503,22 @@ MIGRATIONS: list[dict[str, str]] = [
     CREATE UNIQUE INDEX tournament_games_by_game ON tournament_games (game_id)
         WHERE game_id IS NOT NULL;
     """),
+    # 14: post-game analyses (bot/domain/analysis.py), one per finished game: the turns
+    # judged so far (``judged``, JSON; ``done`` of ``total``), kept at every step so that a
+    # process killed in the middle leaves them, and the whole analysis (``result``, JSON)
+    # once done, never computed again; ``posted_at``: when it was posted in the game's
+    # thread (once).
+    migration("""
+    CREATE TABLE game_analyses (
+        game_id {BIGINT} PRIMARY KEY,
+        judged TEXT NOT NULL,
+        done INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        result TEXT,
+        updated_at {REAL} NOT NULL,
+        posted_at {REAL}
+    );
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]

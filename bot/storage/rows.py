@@ -196,6 +196,18 @@ class ChallengeRow:
 
 
 @dataclass(frozen=True)
+class AnalysisRow:
+    """A game's post-game analysis (bot/domain/analysis.py): the turns judged so far
+    (JSON), ``done`` of ``total``, and the whole analysis (JSON) once finished."""
+
+    game_id: int
+    judged: str
+    done: int
+    total: int
+    result: str | None
+
+
+@dataclass(frozen=True)
 class VacationRow:
     """A player's vacations in a server for one year: the days booked, and the latest."""
 

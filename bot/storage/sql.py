@@ -38,6 +38,7 @@ from bot.storage.rating_model import (
 from bot.storage.rows import (
     NAME_LIMIT,
     NOTIFY_COLUMNS,
+    AnalysisRow,
     ChallengeRow,
     GameEvent,
     GameRow,
@@ -882,6 +883,39 @@ class SqlStore(TournamentStore):
                     now,
                 ),
             )
+
+    # ---- post-game analyses (bot/domain/analysis.py) -------------------------
+
+    async def get_analysis(self, game_id: int) -> AnalysisRow | None:
+        row = await self._fetchone(
+            "SELECT game_id, judged, done, total, result FROM game_analyses WHERE game_id = ?",
+            (game_id,),
+        )
+        return None if row is None else AnalysisRow(*row)
+
+    async def put_analysis(
+        self, game_id: int, judged: str, done: int, total: int, result: str | None, now: float
+    ) -> None:
+        """Keep the analysis's progress (or its result); a finished one is never replaced."""
+        async with self._statement() as db:
+            await db.execute(
+                "INSERT INTO game_analyses (game_id, judged, done, total, result, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE"
+                " SET judged = excluded.judged, done = excluded.done, total = excluded.total,"
+                " result = excluded.result, updated_at = excluded.updated_at"
+                " WHERE game_analyses.result IS NULL",
+                (game_id, judged, done, total, result, now),
+            )
+
+    async def mark_analysis_posted(self, game_id: int, now: float) -> bool:
+        """Mark the finished analysis posted in the game's thread: True the first time only
+        (compare-and-set: of two processes, one)."""
+        return await self._changes_one(
+            "UPDATE game_analyses SET posted_at = ? WHERE game_id = ?"
+            " AND result IS NOT NULL AND posted_at IS NULL",
+            now,
+            game_id,
+        )
 
     # ---- helpers -------------------------------------------------------------
 

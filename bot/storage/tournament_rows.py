@@ -1,4 +1,4 @@
-"""What the store keeps of tournaments (migration 12), as plain values."""
+"""What the store keeps of tournaments (migration 13), as plain values."""
 
 from __future__ import annotations
 

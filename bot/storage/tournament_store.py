@@ -1,4 +1,4 @@
-"""The store's tournaments (migration 12), written once for SQLite and PostgreSQL: a part
+"""The store's tournaments (migration 13), written once for SQLite and PostgreSQL: a part
 of ``SqlStore`` (bot/storage/sql.py), on its connections.
 
 What makes a round paired once, whatever the processes: a round's boards are written in the

@@ -14,8 +14,7 @@ import discord
 
 from bot.domain.service import BoardView, natural_key
 
-from .buttons import single_button_view
-from .game_buttons import AnswerButton, BoardButton, RematchButton, RollButton
+from .game_buttons import AnalysisButton, AnswerButton, BoardButton, RematchButton, RollButton
 from .text import COLOUR_ACTIVE, COLOUR_FINISHED, clip, mention, players_only
 
 BOARD_FILE = "board.png"
@@ -104,9 +103,12 @@ def bot_to_act(board: BoardView) -> bool:
 
 def board_view(board: BoardView) -> discord.ui.View | None:
     """Buttons under the latest board (Roll first when a roll is due); once it is over, the
-    Rematch button."""
+    Rematch and Analysis buttons."""
     if board.finished:
-        return single_button_view(RematchButton(board.game_id))
+        finished = discord.ui.View(timeout=None)
+        finished.add_item(RematchButton(board.game_id))
+        finished.add_item(AnalysisButton(board.game_id))
+        return finished
     view = discord.ui.View(timeout=None)
     for move, label in board.answers:
         view.add_item(AnswerButton(board.game_id, board.version, move, label))

@@ -94,6 +94,15 @@ class RematchButton(PersistentButton, template=r"idz:rm:(?P<game>[0-9]+)"):
         self.game_id = game_id
 
 
+class AnalysisButton(PersistentButton, template=r"idz:an:(?P<game>[0-9]+)"):
+    """On a finished game's board: the bot's analysis of the game, privately, for whoever
+    may see the game (``cogs/analysis.py``)."""
+
+    def __init__(self, game_id: int | None):
+        super().__init__("an", game_id, label="Analysis", style=discord.ButtonStyle.secondary)
+        self.game_id = game_id
+
+
 class HelpButton(PersistentButton, template=r"idz:help"):
     """On a challenge where someone plays here for the first time: ``/idzeva help``, privately,
     for whoever clicks."""
@@ -109,6 +118,7 @@ class HelpButton(PersistentButton, template=r"idz:help"):
 DYNAMIC_ITEMS = (
     ChallengeButton,
     RematchButton,
+    AnalysisButton,
     BoardButton,
     RollButton,
     AnswerButton,

@@ -76,6 +76,7 @@ async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_data
         "tournaments",
         "tournament_players",
         "tournament_games",
+        "game_analyses",
     }
 
 

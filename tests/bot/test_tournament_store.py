@@ -1,4 +1,4 @@
-"""Tournaments in the store (migration 12), on SQLite and PostgreSQL: sign-ups, rounds
+"""Tournaments in the store (migration 13), on SQLite and PostgreSQL: sign-ups, rounds
 written once, games started once per board, results written once, nothing lost on reopening."""
 
 from __future__ import annotations

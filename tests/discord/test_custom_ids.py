@@ -11,9 +11,11 @@ import asyncio
 import discord
 import pytest
 
+from cogs.analysis import PostAnalysisButton
 from cogs.common.buttons import PersistentButton
 from cogs.common.game_buttons import (
     DYNAMIC_ITEMS,
+    AnalysisButton,
     AnswerButton,
     BoardButton,
     ChallengeButton,
@@ -45,6 +47,13 @@ BUTTONS = [
     (DrawAnswerButton(12, "no"), "idz:dr:12:no", "Decline", discord.ButtonStyle.secondary),
     (ClaimButton(12), "idz:cl:12", "Claim the win", discord.ButtonStyle.primary),
     (RematchButton(12), "idz:rm:12", "Rematch", discord.ButtonStyle.primary),
+    (AnalysisButton(12), "idz:an:12", "Analysis", discord.ButtonStyle.secondary),
+    (
+        PostAnalysisButton(12),
+        "idz:anp:12",
+        "Post in the game's thread",
+        discord.ButtonStyle.primary,
+    ),
     (
         TakebackAnswerButton(12, 6, "yes"),
         "idz:tb:12:6:yes",
@@ -99,7 +108,14 @@ def fields(button: PersistentButton) -> dict:
 
 def rebuilt(custom_id: str) -> PersistentButton:
     """The button discord.py makes of a click on ``custom_id`` after a restart."""
-    extra = (TakebackAnswerButton, ReplayButton, RulesButton, LessonButton, CourseButton)
+    extra = (
+        TakebackAnswerButton,
+        ReplayButton,
+        RulesButton,
+        LessonButton,
+        CourseButton,
+        PostAnalysisButton,
+    )
     for cls in (*DYNAMIC_ITEMS, *extra):
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match:

@@ -90,12 +90,12 @@ async def test_a_one_hour_game_reminds_offers_the_claim_and_ends_on_time(world):
         " the game is over (Black wins: timeout)."
     )  # both players are mentioned, and pinged, as in every other ending
     assert sent_mentions(w.env, over.content) == [sorted([w.alice.id, w.bob.id])]
-    assert labels(over) == ["Rematch"] and footer(over) == "Game 1 · version 2"
+    assert labels(over) == ["Rematch", "Analysis"] and footer(over) == "Game 1 · version 2"
     assert "**Black wins: timeout**" in description(over)
     assert field_value(over, "Clock") is None
     assert [labels(m) for m in boards(thread)] == [
         [],
-        ["Rematch"],
+        ["Rematch", "Analysis"],
     ]  # the first board gave its buttons up
     posted = len(thread.history())
     await tick_to(w, start + 40 * DAY)
@@ -213,7 +213,7 @@ async def test_the_time_out_goes_to_the_channel_when_the_thread_refuses_posts(wo
     await w.env.advance_time(TICK)
     [over] = boards(w.channel)
     assert over.content.startswith(f"{w.alice.mention} ran out of time in Shax #{match.game_id}")
-    assert labels(over) == ["Rematch"]
+    assert labels(over) == ["Rematch", "Analysis"]
     assert len(boards(match.where)) == 1  # the thread keeps its first board
 
 

@@ -36,7 +36,7 @@ async def test_resign_with_the_button_asks_for_confirmation(world):
     assert done.content == "Game over: Black wins: resignation"
     assert description(done) == "**Black wins: resignation**\nLast move: `d2`"
     await assert_board_image(done)
-    assert [labels(m) for m in boards(match.where)] == [[], [], ["Rematch"]]
+    assert [labels(m) for m in boards(match.where)] == [[], [], ["Rematch", "Analysis"]]
     refused(await w.bob.slash(match.where, "shax move", move="d3"), "This game is over")
     refused(await w.alice.click(answer(confirm), label="Yes, resign"), "outdated")
 
@@ -48,7 +48,7 @@ async def test_resign_with_the_command(world):
     refused(await w.carol.slash(w.channel, "game resign"), "no game in progress")
     done = public(await w.bob.slash(match.where, "game resign"))
     assert done.content == "Game over: White wins: resignation"
-    assert labels(done) == ["Rematch"]
+    assert labels(done) == ["Rematch", "Analysis"]
     assert labels(boards(match.where)[0]) == []
     refused(await w.alice.slash(match.where, "game resign"), "This game is over")
     refused(await w.alice.slash(w.channel, "game resign"), "no game in progress")
@@ -86,7 +86,7 @@ async def test_draw_offer_accepted(world):
     assert final.content == "Game over: Draw: agreed by both players"
     assert final.channel.id == match.where.id
     await assert_board_image(final)
-    assert [labels(m) for m in boards(match.where)] == [[], [], ["Rematch"]]
+    assert [labels(m) for m in boards(match.where)] == [[], [], ["Rematch", "Analysis"]]
 
 
 async def test_draw_offer_declined_and_play_goes_on(world):
@@ -119,5 +119,5 @@ async def test_crossing_draw_offers_agree(world):
     public(await w.alice.slash(match.where, "game draw"))
     agreed = public(await w.bob.slash(match.where, "game draw"))
     assert agreed.content == "Game over: Draw: agreed by both players"
-    assert labels(agreed) == ["Rematch"]
-    assert [labels(m) for m in boards(match.where)] == [[], ["Rematch"]]
+    assert labels(agreed) == ["Rematch", "Analysis"]
+    assert [labels(m) for m in boards(match.where)] == [[], ["Rematch", "Analysis"]]

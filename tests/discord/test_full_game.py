@@ -40,7 +40,7 @@ async def test_challenge_accept_and_play_to_a_win(world):
     assert description(final) == f"**{SHAX_RESULT}**\nLast move: `e5-e4 xd6`"
     assert field_value(final, "Black") == f"{match.black.mention}\n2 on board, 0 in hand"
     assert footer(final) == f"Game {match.game_id} · version 52"
-    assert labels(final) == ["Rematch"]  # the only button left on the final board
+    assert labels(final) == ["Rematch", "Analysis"]  # the only button left on the final board
     # Boards mention whoever is to move next.
     assert posted[0].content == f"{w.bob.mention}, your turn."
     assert posted[24].content == f"{w.alice.mention}, your turn."  # after the last placement

@@ -152,6 +152,7 @@ async def test_hostile_values_in_every_option_of_every_command(world, db_path):
     }
     commands = [c for c in w.env.bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
     assert len(commands) >= 20  # the tree is really walked
+    assert {"game hint", "game analysis"} <= {c.qualified_name for c in commands}
     tried, plain = 0, []
     for command in commands:
         name = command.qualified_name

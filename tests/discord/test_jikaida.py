@@ -82,7 +82,7 @@ async def test_pastang_played_to_its_end(world):
     await assert_board_image(board)
     assert description(board).startswith("**Blue wins: last side standing**")
     assert board.content == "Game over: Blue wins: last side standing"
-    assert labels(board) == ["Rematch"]
+    assert labels(board) == ["Rematch", "Analysis"]
     refused(await w.alice.slash(thread, "jikaida move", move="a1-a2"), "over")
     history = public_or_ephemeral_text(await w.alice.slash(thread, "game history"))
     assert "b6xc5" in history and "last side standing" in history

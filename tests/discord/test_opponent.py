@@ -131,7 +131,7 @@ async def test_a_whole_shax_game_against_the_bot_with_a_restart_while_it_is_to_m
     # Every version was posted once, in order: the bot never played a move twice.
     assert [version(m) for m in boards(thread)] == list(range(1, len(shown) + 1))
     final = shown[-1]
-    assert labels(final) == ["Rematch"]
+    assert labels(final) == ["Rematch", "Analysis"]
     history = refused(await w.alice.slash(thread, "game history"))
     assert final.content.removeprefix("Game over: ") in history
 

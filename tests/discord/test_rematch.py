@@ -33,7 +33,7 @@ async def finish(w, match) -> None:
     """Black (Bob) resigns: the final board, with its Rematch button, is the latest."""
     final = public(await w.bob.slash(match.where, "game resign"))
     assert final.content == "Game over: White wins: resignation"
-    assert labels(final) == ["Rematch"]
+    assert labels(final) == ["Rematch", "Analysis"]
 
 
 def challenges_in(channel) -> list:
@@ -48,7 +48,10 @@ async def test_rematch_from_the_final_board_with_the_sides_swapped(world):
     before = len(w.channel.history())
 
     refused(await w.carol.click(final, label="Rematch"), "Only the players of game #1")
-    assert len(w.channel.history()) == before and labels(current(match.where, final)) == ["Rematch"]
+    assert len(w.channel.history()) == before and labels(current(match.where, final)) == [
+        "Rematch",
+        "Analysis",
+    ]
 
     asked = await w.bob.click(final, label="Rematch")
     posted = w.channel.last_message  # in the channel, where the first challenge was
@@ -97,7 +100,7 @@ async def test_a_rematch_is_refused_where_a_challenge_would_be_and_changes_nothi
     said = refused(await w.alice.click(final, label="Rematch"), "Challenges are made in")
     assert said == f"Challenges are made in <#{other.id}> in this server."
     assert (len(w.channel.history()), len(other.history())) == before  # nothing posted
-    assert labels(current(match.where, final)) == ["Rematch"]
+    assert labels(current(match.where, final)) == ["Rematch", "Analysis"]
     shown(await dana.slash(w.channel, "idzeva settings", any_channel=True))
     refused(await w.alice.click(final, label="Rematch"), "Rematch sent")  # allowed again
 
@@ -234,7 +237,7 @@ async def test_a_team_rematch_is_asked_by_any_player_and_accepted_by_the_others(
         await member.click(message, label="Accept")
     [thread] = [t for t in w.channel.threads if t.id == message.id]
     final = public(await dave.slash(thread, "game resign"))
-    assert final.content.startswith("Game over: ") and labels(final) == ["Rematch"]
+    assert final.content.startswith("Game over: ") and labels(final) == ["Rematch", "Analysis"]
     eve = w.guild.add_member(w.env.create_user("eve"))
     refused(await eve.click(final, label="Rematch"), "Only the players of game #1")
 

@@ -43,7 +43,7 @@ async def test_restart_in_the_middle_of_a_game(world):
 
     final = (await play(match, SHAX_WIN[30:]))[-1]
     assert final.content == f"Game over: {SHAX_RESULT}"
-    assert labels(latest_board(match.where)) == ["Rematch"]
+    assert labels(latest_board(match.where)) == ["Rematch", "Analysis"]
     assert labels(current(match.where, board)) == []  # retired by the first move after restart
     assert footer(final) == f"Game {match.game_id} · version 52"
 

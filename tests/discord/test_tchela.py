@@ -128,7 +128,7 @@ def check_board(game: Game, board: Message) -> None:
     assert field_value(board, "North") == game.north.mention
     if engine.is_over:
         assert board.content == f"Game over: {engine.result_text()}"
-        assert labels(board) == ["Rematch"]
+        assert labels(board) == ["Rematch", "Analysis"]
     else:
         assert board.embeds[0].description.startswith(engine.status_line() + "\n")
         assert board.content == f"{game.to_move.mention}, your turn."
