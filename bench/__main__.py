@@ -1,8 +1,8 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
 from . import (
-    courses,
     analysis,
+    courses,
     engines,
     gif,
     hints,

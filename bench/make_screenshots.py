@@ -151,6 +151,8 @@ def shax_lesson() -> bytes:
     from bot.domain.learn.pictures import step_picture
 
     return step_picture(load_course("shax").lesson("mills").steps[1])
+
+
 def tournament_standings() -> bytes:
     """The table of an 8-player Swiss of 4 rounds (Shax), paired by the bot's own pairing,
     the results drawn from the ratings with a fixed seed."""

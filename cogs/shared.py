@@ -173,6 +173,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     ) -> list[app_commands.Choice[str]]:
         course = getattr(interaction.namespace, "course", None)
         return await learn_flow.answer_choices(interaction, course, current)
+
     @app_commands.command(
         description="The bot's analysis of a finished game: win chances, swings (private)"
     )

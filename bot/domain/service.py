@@ -239,6 +239,18 @@ class GameService:
         )
         self._names = PlayerNames(store, clock)
         self._learning = Learning(store, clock)
+        self._tournaments = Tournaments(
+            store,
+            clock,
+            self._outbox,
+            settings,
+            bot_user_id=bot_user_id,
+            rules_of=self.server_settings,
+            turn_columns=self._turn_columns,
+            resign=lambda game_id, user_id, guild_id: self.resign(
+                game_id, user_id, guild_id=guild_id
+            ),
+        )
 
     @property
     def learning(self) -> Learning:
@@ -254,18 +266,6 @@ class GameService:
             picture = await self._workers.run(step_picture, place.step)
             _remember(self._lesson_pictures, key, picture)
         return picture
-        self._tournaments = Tournaments(
-            store,
-            clock,
-            self._outbox,
-            settings,
-            bot_user_id=bot_user_id,
-            rules_of=self.server_settings,
-            turn_columns=self._turn_columns,
-            resign=lambda game_id, user_id, guild_id: self.resign(
-                game_id, user_id, guild_id=guild_id
-            ),
-        )
 
     async def close(self) -> None:
         """Stop the worker processes, if any."""
