@@ -61,9 +61,12 @@ bench-opponent: $(STAMP)
 arena: $(STAMP)
 	$(BIN)/python -m bench.arena $(ARGS)
 
-# The arena tables in docs/bot.md, made anew from the runs in docs/data/arena.jsonl.
+# The arena tables in docs/bot.md, and the bot's rating per game and level (fitted from the
+# same runs: bot/storage/bot_ratings.json and its table in docs/bot.md), made anew from the
+# runs in docs/data/arena.jsonl.
 docs: $(STAMP)
 	$(BIN)/python -m bench.arena --table docs/data/arena.jsonl --docs docs/bot.md
+	$(BIN)/python -m bench.bot_ratings docs/data/arena.jsonl --json bot/storage/bot_ratings.json --docs docs/bot.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

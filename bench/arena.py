@@ -334,8 +334,13 @@ def read_lines(path: str | Path) -> list[dict]:
 
 def with_generated(page: str, lines: list[dict]) -> str:
     """``page`` with its generated part (from BEGIN to END) made anew from ``lines``."""
-    start, end = page.index(BEGIN), page.index(END) + len(END)
-    return page[:start] + generated(lines) + page[end:]
+    return replace_between(page, BEGIN, END, generated(lines))
+
+
+def replace_between(page: str, begin: str, end: str, part: str) -> str:
+    """``page`` with ``part`` instead of what runs from ``begin`` to ``end``, both included."""
+    start, stop = page.index(begin), page.index(end) + len(end)
+    return page[:start] + part + page[stop:]
 
 
 def play_part(

@@ -7,9 +7,10 @@
   game); a game where one person sits on both sides, or with nobody but the bot, is not
   rated either.
 - The bot opponent (``options["bot_levels"]``: seat -> level) plays at a fixed rating per
-  level (``BOT_ANCHORS``), never updated: the bot's strength at a level is set by its code,
-  not by its results, so a fixed point keeps the scale from drifting, the same in every
-  server, and the bot's row is never a point of contention between games finishing at once.
+  game and level (``bot_rating``: fitted from the arena's bot games by ``make docs``), never
+  updated by the games people play: the bot's strength at a level is set by its code, so a
+  fixed point keeps the scale from drifting, the same in every server, and the bot's row is
+  never a point of contention between games finishing at once.
 - Shown as one number: ``1500 + 60 * (mu - 25)`` (a new player shows 1500; one mu point is
   60 rating points, so a new player's first win against a new player is worth about +158),
   marked provisional (``?``) while sigma is above ``PROVISIONAL_SIGMA``; tables are ordered

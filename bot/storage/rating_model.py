@@ -9,8 +9,11 @@ final move (``update_game(..., ratings=job)``), and rates old games on upgrade
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
@@ -24,10 +27,12 @@ BASE, SCALE = 1500.0, 60.0  # shown = BASE + SCALE * (mu - mu0)
 PROVISIONAL_SIGMA = 5.0  # shown with "?" until sigma falls below (about 15 games)
 TOTAL = "*"  # the standings row holding a player's tallies over all games (no rating)
 
-# The bot opponent's fixed rating per level, shown as 1200 / 1500 / 1800 (a guess until
-# rated games against people say better), with a small sigma: a confident anchor.
+# The bot opponent plays at a fixed rating per game and level, with a small sigma (a
+# confident anchor): the one fitted from the arena's results (``bot_rating``), or, in a game
+# with no fit for the level, these defaults.
 BOT_ANCHORS = {"easy": 1200.0, "normal": 1500.0, "hard": 1800.0}
 BOT_SIGMA = 1.0
+BOT_RATINGS = "bot_ratings.json"  # package data, made by `make docs` (bench/bot_ratings.py)
 
 
 def rating_game(kind: str, variants: Sequence[str]) -> str:
@@ -47,6 +52,18 @@ def rated_games() -> list[str]:
         if key == "jikaida":
             keys.append("pastang")
     return keys
+
+
+def bot_rating(game: str, level: str) -> float:
+    """The bot's rating at ``level`` in ``game`` (a ``rating_game`` key): fitted from the
+    arena (bot_ratings.json), else ``BOT_ANCHORS``."""
+    return float(_fitted_bot_ratings().get(game, {}).get(level, BOT_ANCHORS[level]))
+
+
+@cache
+def _fitted_bot_ratings() -> dict[str, dict[str, float]]:
+    text = resources.files(__package__).joinpath(BOT_RATINGS).read_text(encoding="utf-8")
+    return json.loads(text)["ratings"]
 
 
 def shown(mu: float) -> int:
@@ -186,7 +203,7 @@ def rate(
 
     teams = [
         [
-            MODEL.create_rating([mu_of(BOT_ANCHORS[p.level]), BOT_SIGMA])
+            MODEL.create_rating([mu_of(bot_rating(job.game, p.level)), BOT_SIGMA])
             if p.level is not None
             else MODEL.create_rating(
                 [standing(job.game, p.user_id).mu, standing(job.game, p.user_id).sigma]
