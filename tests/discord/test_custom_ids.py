@@ -26,6 +26,7 @@ from cogs.common.game_buttons import (
 from cogs.replay import ReplayButton
 from cogs.rules import RulesButton
 from cogs.takeback import TakebackAnswerButton
+from cogs.tournaments import TournamentButton
 
 BUTTONS = [
     (ChallengeButton(7, "accept"), "idz:ch:7:accept", "Accept", discord.ButtonStyle.success),
@@ -59,6 +60,8 @@ BUTTONS = [
         "◀ Previous",
         discord.ButtonStyle.secondary,
     ),
+    (TournamentButton(5, "join"), "idz:t:5:join", "Join", discord.ButtonStyle.success),
+    (TournamentButton(5, "leave"), "idz:t:5:leave", "Leave", discord.ButtonStyle.secondary),
 ]
 
 FIELDS = (
@@ -73,6 +76,7 @@ FIELDS = (
     "game",
     "page",
     "step",
+    "event_id",
 )
 
 
@@ -82,7 +86,7 @@ def fields(button: PersistentButton) -> dict:
 
 def rebuilt(custom_id: str) -> PersistentButton:
     """The button discord.py makes of a click on ``custom_id`` after a restart."""
-    for cls in (*DYNAMIC_ITEMS, TakebackAnswerButton, ReplayButton, RulesButton):
+    for cls in (*DYNAMIC_ITEMS, TakebackAnswerButton, ReplayButton, RulesButton, TournamentButton):
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match:
             return asyncio.run(cls.from_custom_id(None, None, match))
