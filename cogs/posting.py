@@ -15,7 +15,7 @@ from bot.domain.service import BoardView
 from . import opponent as opponent_side
 from .common.answers import answer_publicly, done, tell, tell_with
 from .common.boards import board_message
-from .common.client import client_of, service
+from .common.client import IdzevaClient, client_of, service
 from .common.sending import (
     edit_board_clock,
     home_channel,
@@ -130,7 +130,20 @@ async def start_game(
             message = await send_in(channel, first, board.game_id)
     if message is None:
         message = await answer_publicly(interaction, first)
-    await svc.set_game_location(
+    await first_board_posted(bot, board, thread, message, route)
+
+
+async def first_board_posted(
+    bot: IdzevaClient,
+    board: BoardView,
+    thread: discord.Thread | None,
+    message: discord.Message | None,
+    route: str,
+) -> None:
+    """A new game's first board is posted (``message``, in ``thread`` or not): where the game
+    lives, the first player's "your turn" where they want it, then the bot's move if it is
+    first."""
+    await bot.service.set_game_location(
         board.game_id,
         thread_id=thread.id if thread else None,
         message_id=message.id if message else None,

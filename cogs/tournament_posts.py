@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import replace
 
 import discord
 
 from bot.domain.service import Notice, ServiceError
 
-from . import opponent as opponent_side
 from .common.boards import board_message
 from .common.client import IdzevaClient
 from .common.sending import send_in
-from .common.turns import quiet_turn, tell_turn, turn_route
+from .common.turns import quiet_turn, turn_route
+from .posting import first_board_posted
 
 log = logging.getLogger(__name__)
 
@@ -79,12 +78,4 @@ async def post_new_game(
     if message is None:
         thread = None
         message = await send_in(channel, first, board.game_id)
-    await bot.service.set_game_location(
-        board.game_id,
-        thread_id=thread.id if thread else None,
-        message_id=message.id if message else None,
-    )
-    if message is not None:
-        shown = replace(board, thread_id=thread.id if thread else None, message_id=message.id)
-        await tell_turn(bot, shown, route, message.jump_url)
-    opponent_side.after_board(bot, board)
+    await first_board_posted(bot, board, thread, message, route)

@@ -297,3 +297,32 @@ def test_a_withdrawn_player_is_passed_over():
     # The second stage: 1 (no game yet) against 2 (one White): 1 takes White.
     assert state.next_games == [Pairing(1, 2)]
     assert state.reached[4] == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    count=st.integers(min_value=2, max_value=24),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+)
+def test_random_knockouts_end_with_one_champion(count, seed):
+    chance = random.Random(seed)
+    seeds = list(range(1, count + 1))
+    withdrawn = set(chance.sample(seeds, chance.randint(0, count // 4)))
+    results: list[Result] = []
+    for number in range(1, 100):
+        state = bracket(seeds, results, withdrawn)
+        if not state.next_games:
+            break
+        seated = [p for g in state.next_games for p in (g.white, g.black)]
+        assert len(seated) == len(set(seated))  # nobody plays twice in a round
+        for game in state.next_games:
+            results.append(Result(number, game.white, game.black, chance.choice((1.0, 0.5, 0.0))))
+    else:
+        raise AssertionError("the knockout did not end")
+    if len(withdrawn) < count:
+        assert state.champion is not None and state.champion not in withdrawn
+        assert state.reached[state.champion] == state.stages + 1
+    # A match is at most 1 + MAX_REPLAYS games.
+    for a, b in itertools.combinations(seeds, 2):
+        met = sum({r.white, r.black} == {a, b} for r in results)
+        assert met <= 1 + MAX_REPLAYS

@@ -248,3 +248,14 @@ async def test_a_scheduled_event_starts_on_time_or_is_cancelled(service, clock):
     assert (await service.tournament(event.id, GUILD)).status == "running"
     assert (await service.tournament(lonely.id, GUILD)).status == "cancelled"
     assert any("**T** could not start" in n.text for n in notices)
+
+
+async def test_a_long_round_is_announced_once(service, clock):
+    # Past the week the outbox keeps its done jobs, round 1's pairings are not posted again.
+    event = await event_with(service, [ALICE, BOB, CAROL, DAVE], time=14 * DAY)
+    await service.start_tournament(event.id, GUILD, ALICE)
+    assert len([n for n in await service.tick() if n.kind == "tournament"]) == 1
+    for _ in range(3):
+        clock.advance(4 * DAY)
+        notices = await service.tick()
+        assert not [n for n in notices if n.kind.startswith("tournament")]

@@ -29,6 +29,7 @@ from cogs.learn import CourseButton, LessonButton
 from cogs.replay import ReplayButton
 from cogs.rules import RulesButton
 from cogs.takeback import TakebackAnswerButton
+from cogs.tournaments import TournamentButton
 
 BUTTONS = [
     (ChallengeButton(7, "accept"), "idz:ch:7:accept", "Accept", discord.ButtonStyle.success),
@@ -83,6 +84,8 @@ BUTTONS = [
     ),
     (CourseButton("all"), "idz:lc:all", "Courses", discord.ButtonStyle.secondary),
     (CourseButton("shax", label="Shax"), "idz:lc:shax", "Shax", discord.ButtonStyle.secondary),
+    (TournamentButton(5, "join"), "idz:t:5:join", "Join", discord.ButtonStyle.success),
+    (TournamentButton(5, "leave"), "idz:t:5:leave", "Leave", discord.ButtonStyle.secondary),
 ]
 
 FIELDS = (
@@ -99,6 +102,7 @@ FIELDS = (
     "step",
     "course",
     "lesson",
+    "event_id",
 )
 
 
@@ -115,6 +119,7 @@ def rebuilt(custom_id: str) -> PersistentButton:
         LessonButton,
         CourseButton,
         PostAnalysisButton,
+        TournamentButton,
     )
     for cls in (*DYNAMIC_ITEMS, *extra):
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)

@@ -296,7 +296,7 @@ class Tournaments:
         if not await self._store.start_tournament(event_id, seeds, rounds, first, self._clock()):
             raise NotAllowed(f"**{row.name}** has started already.")
         started = await self._event(event_id, guild_id)
-        await self._start_games(started)
+        await self._start_games(started, announce=True)
         await self._advance(event_id)  # a first round of byes and forfeits only
         return await self.round_view(event_id, guild_id, 1)
 
@@ -495,7 +495,7 @@ class Tournaments:
                 return
             if not await self._store.add_round(event_id, row.round + 1, following, now):
                 return
-            await self._start_games(await self._event(event_id, row.guild_id))
+            await self._start_games(await self._event(event_id, row.guild_id), announce=True)
 
     def _next_round(
         self, row: TournamentRow, entries: Sequence[EntryRow], boards: Sequence[BoardRow]
@@ -524,9 +524,12 @@ class Tournaments:
             return None
         return pairing_boards(row.id, number, found.pairings, found.bye, 1.0)
 
-    async def _start_games(self, row: TournamentRow) -> None:
-        """Start every game of the round in play that has none; each new game and the
-        round's pairings are posted by the outbox (once)."""
+    async def _start_games(self, row: TournamentRow, *, announce: bool = False) -> None:
+        """Start every game of the round in play that has none; each new game is posted by
+        the outbox (once), and the round's pairings when it was just written (``announce``)
+        or a game of it started here (a process stopped before): not again at every tick,
+        where the outbox, which forgets its jobs after a week, would post a long round's
+        pairings anew."""
         boards = await self._store.tournament_boards(row.id, row.round)
         cls = game_class_named(row.kind)
         entries = {e.user_id: e for e in await self._store.tournament_players(row.id)}
@@ -561,15 +564,16 @@ class Tournaments:
                 **await self._turn_columns(row.guild_id, options, mover, now),
             )
             if game_id is not None:
+                announce = True
                 text = (
                     f"**{row.name}**, round {row.round}, board {board.board}: "
                     f"<@{players[0]}> ({cls.seat_names[0]}) against <@{players[1]}>"
                     f" ({cls.seat_names[1]})"
                 )
                 await self._post(row, f"tournament_game:{game_id}", text, game_id, players[0])
-        await self._announce(
-            row, f"round:{row.id}:{row.round}", round_text(row, boards, cls.seat_names)
-        )
+        if announce:
+            text = round_text(row, boards, cls.seat_names)
+            await self._announce(row, f"round:{row.id}:{row.round}", text)
 
     async def _announce_winner(
         self, row: TournamentRow, entries: Sequence[EntryRow], boards: Sequence[BoardRow]
