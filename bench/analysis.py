@@ -75,10 +75,9 @@ def analysis_times() -> None:
     print()
 
 
-async def analyse_beside(stop: asyncio.Event) -> int:
-    """Analyses run one after another in their own low-priority worker until ``stop``;
-    returns the steps judged."""
-    record = record_from_game(played_game("shax", ()))
+async def analyse_beside(stop: asyncio.Event, record: GameRecord) -> int:
+    """Analyses of ``record`` run one after another in their own low-priority worker until
+    ``stop`` (the event loop only waits for them); returns the steps judged."""
     text, total = record.to_json(), boundary_count(record)
     workers = Workers(1, preload=engine_jobs.PRELOAD)
     steps = 0
@@ -92,9 +91,10 @@ async def analyse_beside(stop: asyncio.Event) -> int:
     return steps
 
 
-async def burst(beside: bool) -> dict[str, float]:
+async def burst(beside: GameRecord | None) -> dict[str, float]:
+    """The burst of ``bench/load.py``, with an analysis of ``beside`` running meanwhile."""
     stop = asyncio.Event()
-    analysis = asyncio.create_task(analyse_beside(stop)) if beside else None
+    analysis = asyncio.create_task(analyse_beside(stop, beside)) if beside else None
     try:
         return await load.run("processes")
     finally:
@@ -105,7 +105,8 @@ async def burst(beside: bool) -> dict[str, float]:
 
 def burst_beside() -> None:
     print(f"The 200-game burst (worker processes), alone and beside an analysis: {machine_load()}")
-    for beside in (False, True, False):
+    record = record_from_game(played_game("shax", ()))  # before: not in the bursts' time
+    for beside in (None, record, None):
         figures = asyncio.run(burst(beside))
         name = "beside" if beside else "alone"
         print(
