@@ -50,6 +50,8 @@ class SettingsCog(
         enable="Turn a game on",
         disable="Turn a game off (new challenges only)",
         vacation_days="Days of vacation each player has a year",
+        daily_puzzle="Post a puzzle of the day in this channel",
+        daily_puzzle_off="Stop the puzzle of the day",
     )
     @app_commands.choices(time=TIMES, grace=GRACES, enable=GAME_CHOICES, disable=GAME_CHOICES)
     async def settings(
@@ -64,6 +66,8 @@ class SettingsCog(
         enable: app_commands.Choice[str] | None = None,
         disable: app_commands.Choice[str] | None = None,
         vacation_days: app_commands.Range[int, 0, 365] | None = None,
+        daily_puzzle: discord.TextChannel | None = None,
+        daily_puzzle_off: bool | None = None,
     ) -> None:
         svc = service(interaction)
         changes = {
@@ -76,6 +80,8 @@ class SettingsCog(
             "enable": enable.value if enable else None,
             "disable": disable.value if disable else None,
             "vacation_days": vacation_days,
+            "daily_puzzle": daily_puzzle.id if daily_puzzle else None,
+            "daily_puzzle_off": daily_puzzle_off,
         }
         changes = {key: value for key, value in changes.items() if value is not None}
         try:

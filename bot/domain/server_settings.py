@@ -32,6 +32,7 @@ class ServerSettings:
     grace: int = clocks.DEFAULT_GRACE  # after the time is out, until the bot ends the game
     disabled: tuple[str, ...] = ()  # game kinds that cannot be challenged
     vacation_days: int = clocks.VACATION_ALLOWANCE  # a player's allowance per year
+    daily_puzzle: int | None = None  # the channel of the daily puzzle (bot/domain/puzzles/)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -60,6 +61,8 @@ class ServerSettings:
         days = data.get("vacation_days")
         if isinstance(days, int) and not isinstance(days, bool) and 0 <= days <= 365:
             found = replace(found, vacation_days=days)
+        if _is_id(data.get("daily_puzzle")):
+            found = replace(found, daily_puzzle=data["daily_puzzle"])
         return found
 
     def challenge_refusal(self, kind: str, channel_ids: Iterable[int]) -> str | None:
@@ -103,6 +106,8 @@ class ServerSettings:
             f"Games on: {', '.join(enabled) or 'none'}"
             + (f"; off: {', '.join(off)}" if off else ""),
             f"Vacation: {plural(self.vacation_days, 'day')} a year per player",
+            "Daily puzzle: "
+            + (f"in <#{self.daily_puzzle}>" if self.daily_puzzle else "off (daily_puzzle:)"),
         ]
 
 
@@ -111,7 +116,8 @@ def change(settings: ServerSettings, **changes: Any) -> ServerSettings:
 
     ``allow_channel`` / ``disallow_channel``: a channel id to add to / take from the list;
     ``any_channel``: True empties it; ``enable`` / ``disable``: a game kind; ``threads``,
-    ``time``, ``grace``, ``vacation_days``: the new value."""
+    ``time``, ``grace``, ``vacation_days``: the new value; ``daily_puzzle``: a channel id
+    for the daily puzzle, ``daily_puzzle_off``: True stops it."""
     new = settings
     if changes.get("any_channel"):
         new = replace(new, channels=())
@@ -144,6 +150,10 @@ def change(settings: ServerSettings, **changes: Any) -> ServerSettings:
         if not (isinstance(days, int) and 0 <= days <= clocks.MAX_ALLOWANCE):
             raise ValueError(f"The vacation allowance is 0 to {clocks.MAX_ALLOWANCE} days.")
         new = replace(new, vacation_days=days)
+    if changes.get("daily_puzzle") is not None:
+        new = replace(new, daily_puzzle=changes["daily_puzzle"])
+    if changes.get("daily_puzzle_off"):
+        new = replace(new, daily_puzzle=None)
     return new
 
 

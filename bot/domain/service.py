@@ -35,6 +35,7 @@ from bot.domain import (
     engine_jobs,
     hints,
     notify,
+    puzzles,
     ratings,
     records,
     takebacks,
@@ -215,6 +216,7 @@ class GameService:
             apply=self._apply,
         )
         self._names = PlayerNames(store, clock)
+        self._puzzles = puzzles.Puzzles(store, clock, self._workers, self._outbox, self._renderer)
 
     async def close(self) -> None:
         """Stop the worker processes, if any."""
@@ -502,11 +504,30 @@ class GameService:
 
     async def tick(self, send: Callable[[Notice], Awaitable[None]] | None = None) -> list[Notice]:
         """Send what is due (``Deadlines.tick``): expired challenges, reminders, claim
-        notices, games ended on time, the day's digests. With ``send`` (the bot), each is
+        notices, games ended on time, the day's digests and daily puzzles. With ``send``, each is
         sent, then marked done; without, marked done and returned for the caller to post."""
-        return await self._deadlines.tick(
-            send, partial(notify.digests, self._store, self.list_games)
-        )
+        digests = partial(notify.digests, self._store, self.list_games)
+
+        async def scan(now: float) -> list[Notice]:
+            return await digests(now) + await self._puzzles.daily_notices(now)
+
+        return await self._deadlines.tick(send, scan)
+
+    # ---- puzzles (bot/domain/puzzles/) -----------------------------------------------------
+
+    async def puzzle(
+        self, user_id: int, game: str | None = None, *, guild_id: int | None = None
+    ) -> puzzles.PuzzleView:
+        """Your open puzzle, else the next of the set asked (``game:daily``: the server's)."""
+        return await self._puzzles.show(user_id, game, guild_id)
+
+    async def answer_puzzle(self, user_id: int, answer: str) -> puzzles.Verdict:
+        """Your whole turn in your open puzzle: right or wrong and why; the first counts."""
+        return await self._puzzles.answer(user_id, answer)
+
+    async def puzzle_choices(self, user_id: int, typed: str) -> list[tuple[str, str]]:
+        """The turns of your open puzzle matching what you typed (autocomplete)."""
+        return await self._puzzles.choices(user_id, typed)
 
     # ---- notifications (bot/domain/notify.py) ---------------------------------------------
 

@@ -221,6 +221,14 @@ class GameStore(Protocol):
 
     async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]: ...
 
+    async def add_puzzle_answer(
+        self, user_id: int, puzzle: str, solved: bool, now: float
+    ) -> bool: ...
+
+    async def puzzle_answers(self, user_id: int) -> list[tuple[str, bool, float]]: ...
+
+    async def daily_puzzle_settings(self) -> list[tuple[int, str]]: ...
+
 
 def is_postgres(url: str) -> bool:
     return url.strip().lower().startswith(POSTGRES_SCHEMES)

@@ -81,6 +81,7 @@ async def fill(db_path: str) -> list[int]:
             GUILD, PLAYERS[1], 2027, days=3, allowance=30, now=START, until=START + 3 * 86400
         )
         await store.put_player_name(GUILD, PLAYERS[0], "Alice", START)
+        await store.add_puzzle_answer(PLAYERS[0], "shax:1", True, START)
         # The finished games rated, as the bot rates them when they end.
         assert await rate_finished(store) > 0
     return game_ids
@@ -112,7 +113,7 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
         0,
         f"copied {games} games, 2 jobs, 1 bot_values, 2 challenges, 2 game_events,"
         f" 1 notify_prefs, {ratings} ratings, {history} rating_history, 1 guild_settings,"
-        " 1 vacations, 1 player_names\n"
+        " 1 vacations, 1 player_names, 1 puzzle_answers\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:

@@ -39,6 +39,7 @@ async def test_only_managers_change_the_settings_and_everyone_sees_them(service)
         "Time-out grace: 6 hours (then the bot ends the game)",
         "Games on: Shax, Tchela, Šačidjun, Chebache, Poron Jikaida",
         "Vacation: 30 days a year per player",
+        "Daily puzzle: off (daily_puzzle:)",
     ]
 
 

@@ -72,6 +72,7 @@ async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_data
         "guild_settings",
         "vacations",
         "player_names",
+        "puzzle_answers",
     }
 
 
