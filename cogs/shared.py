@@ -156,7 +156,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
         self,
         interaction: discord.Interaction,
         game: str | None = None,
-        answer: app_commands.Range[str, 1, 200] | None = None,
+        answer: str | None = None,
     ) -> None:
         await puzzle_flow.puzzle(interaction, game, answer)
 

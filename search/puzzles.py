@@ -8,10 +8,12 @@ another seat moves or a roll is due: a Shax mill and its removal, a Chebache rol
 in the dice games the roll already made is fixed). Two kinds:
 
 - ``wins``: some turns win the game at once and all of them begin with the same move (one
-  move wins, the others do not);
+  move wins, the others do not; in the dice games, where a roll's moves come in any order,
+  some turns win and others do not);
 - ``decides``: by the evaluation the ``hard`` level judges its leaves with, the best turn
   leaves the mover at least ``DECIDES_AT`` of the points and the best turn of every other
-  first move at least ``MARGIN`` less.
+  first move at least ``MARGIN`` less (in the dice games: every turn reaching a position
+  more than ``SAME_AS_BEST`` below the best).
 
 Either way the ``hard`` search, asked for its turn there (by its search size, as the arena
 plays), must play one of the solution's turns: the confirmation. The solutions are the
@@ -163,22 +165,41 @@ def judge(game: Game, seed: int = 0, confirm: bool = True) -> Puzzle | None:
         return None
     team = game.team_of(seat)
     judged = [(share_for(after, team), line, after) for line, after in turns]
-    best_by_first: dict[str, float] = {}
-    for share, line, _after in judged:
-        best_by_first[line[0]] = max(share, best_by_first.get(line[0], 0.0))
-    if len(best_by_first) < 2:
+    # What tells two answers apart: elsewhere the first move (the rest of the turn follows
+    # from it: a Shax mill's removal); in the dice games the position the turn reaches (the
+    # moves of a roll come in any order).
+    dice = game.key in DICE_GAMES
+    best_by_answer: dict[str, float] = {}
+    for share, line, after in judged:
+        answer = state_key(after) if dice else line[0]
+        best_by_answer[answer] = max(share, best_by_answer.get(answer, 0.0))
+    if len(best_by_answer) < 2:
         return None
-    ranked = sorted(best_by_first.items(), key=lambda item: -item[1])
-    (first, best), (_second, runner_up) = ranked[0], ranked[1]
-    if best >= 1.0 and runner_up < 1.0:
+    ranked = sorted(best_by_answer.items(), key=lambda item: -item[1])
+    best = ranked[0][1]
+    if best >= 1.0:
         kind = WINS
         solutions = [line for share, line, _a in judged if share >= 1.0]
-    elif best >= DECIDES_AT and best - runner_up >= MARGIN:
+        if not dice and len({line[0] for line in solutions}) > 1:
+            return None  # several moves win
+    elif best >= DECIDES_AT:
         kind = DECIDES
         solutions = [
-            line for share, line, _a in judged if line[0] == first and share >= best - SAME_AS_BEST
+            line
+            for share, line, _a in judged
+            if share >= best - SAME_AS_BEST and (dice or best_by_answer[line[0]] >= best)
         ]
+        if not dice and len({line[0] for line in solutions}) > 1:
+            return None
     else:
+        return None
+    if dice:  # the best turn reaching another position than the solutions'
+        chosen = {" ".join(line) for line in solutions}
+        others = [share for share, line, _a in judged if " ".join(line) not in chosen]
+    else:  # the best turn beginning with another move
+        others = [share for answer, share in ranked if answer != solutions[0][0]]
+    runner_up = max(others, default=0.0)
+    if not others or (kind == DECIDES and best - runner_up < MARGIN):
         return None
     solutions.sort(key=lambda line: (len(line), line))
     puzzle = Puzzle(
