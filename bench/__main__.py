@@ -1,6 +1,6 @@
 """``python -m bench``: every benchmark, printed as tables."""
 
-from . import engines, gif, hints, load, ratings, render, service, storage, store_backends
+from . import engines, gif, hints, load, puzzles, ratings, render, service, storage, store_backends
 
 engines.main()
 render.main()
@@ -11,3 +11,4 @@ gif.main()
 store_backends.main()
 ratings.main()
 hints.main()
+puzzles.main()
