@@ -46,6 +46,7 @@ def mine(names: list[str], want: int, minutes: float, seed: int) -> None:
     DATA.mkdir(parents=True, exist_ok=True)
     stop = time.monotonic() + 60 * minutes
     seen = {name: known_states(DATA / f"{name}.jsonl") for name in names}
+    judged = {name: set(seen[name]) for name in names}  # every position judged, kept or not
     round_number = 0
     while time.monotonic() < stop:
         short = [name for name in names if len(seen[name]) < want]
@@ -60,7 +61,7 @@ def mine(names: list[str], want: int, minutes: float, seed: int) -> None:
             game_seed = seed * 1000 + round_number
             with (DATA / f"{name}.jsonl").open("a") as out:
                 players = PLAYERS if round_number % 2 == 0 else PLAYERS[::-1]
-                for puzzle in play_and_judge(make, players, game_seed):
+                for puzzle in play_and_judge(make, players, game_seed, seen=judged[name]):
                     state = state_key(puzzle.game())
                     if state in seen[name]:
                         continue

@@ -9,7 +9,6 @@ import random
 
 from bot.domain import puzzles
 from render import render_png
-from search.puzzles import complete_turns, state_key
 
 from .timing import machine_load, percentile, time_ms, verdict
 
@@ -18,19 +17,10 @@ SAMPLE = 8  # puzzles per set
 SEED = 34
 
 
-def wrong_turn(puzzle_id: str) -> str | None:
-    puzzle = puzzles.puzzle_of(puzzle_id)
-    solutions = puzzle.solution_states()
-    for line, after in complete_turns(puzzle.game()) or []:
-        if state_key(after) not in solutions:
-            return " ".join(line)
-    return None
-
-
 def puzzle_times(puzzle_id: str) -> list[float]:
     """Milliseconds to show the puzzle, list its turns, check its solution and a wrong turn."""
     solution = puzzles.puzzle_of(puzzle_id).solutions[0]
-    wrong = wrong_turn(puzzle_id)
+    wrong = puzzles.wrong_turn(puzzle_id)
     steps = [
         lambda: puzzles.show_job(puzzle_id, render_png),
         lambda: puzzles.turn_choices(puzzle_id),

@@ -229,14 +229,21 @@ def play_and_judge(
     players: list[str],
     seed: int,
     iterations: int | None = None,
+    seen: set[str] | None = None,
 ) -> Iterator[Puzzle]:
     """One bot game (``players[s]`` for seat ``s``, dice from ``seed``), judging the
-    positions around it (``around``) before each turn; yields the puzzles as found."""
+    positions around it (``around``) before each turn; yields the puzzles as found. Positions
+    in ``seen`` (``state_key``) are not judged again, and those judged are added to it."""
+    seen = set() if seen is None else seen
     game = make()
     dice = random.Random(seed)
     movers = {s: chooser(p, seed * 31 + s + 1, iterations) for s, p in enumerate(players)}
     while not game.is_over and game.ply < MAX_PLIES:
         for position in around(game, dice):
+            key = state_key(position)
+            if key in seen:
+                continue
+            seen.add(key)
             puzzle = judge(position, seed * 7919 + position.ply)
             if puzzle is not None:
                 yield puzzle

@@ -12,19 +12,8 @@ from bot.config import Settings
 from bot.domain import puzzles
 from bot.domain.jobs import Outbox
 from bot.domain.service import GameService, NotAllowed
-from search.puzzles import complete_turns, state_key
 
 from .conftest import ALICE, BOB, CHANNEL, DAY, GUILD, fake_renderer
-
-
-def wrong_turn(puzzle_id: str) -> str:
-    puzzle = puzzles.puzzle_of(puzzle_id)
-    solutions = puzzle.solution_states()
-    return next(
-        " ".join(line)
-        for line, after in complete_turns(puzzle.game()) or []
-        if state_key(after) not in solutions
-    )
 
 
 def restarted(store, clock) -> GameService:
@@ -60,7 +49,7 @@ async def test_solved_then_failed_counts_and_streak_survive_a_restart(service, s
     second = await service.puzzle(ALICE, "shax", guild_id=GUILD)
     assert second.puzzle_id == "shax:2" and second.stats.solved == 1
     clock.advance(60)
-    verdict = await service.answer_puzzle(ALICE, wrong_turn("shax:2"))
+    verdict = await service.answer_puzzle(ALICE, puzzles.wrong_turn("shax:2"))
     assert not verdict.solved and verdict.counted
     assert verdict.why and verdict.solution in puzzles.puzzle_of("shax:2").solutions
     assert verdict.stats == puzzles.Stats(solved=1, failed=1, streak=0, best_streak=1)

@@ -6,22 +6,11 @@ channel a manager chose, and again the next day."""
 from __future__ import annotations
 
 from bot.domain import puzzles
-from search.puzzles import complete_turns, state_key
 
 from .helpers import TICK, answer, refused
 from .test_settings import manager
 
 DAY = 24 * 3600.0
-
-
-def wrong_turn(puzzle_id: str) -> str:
-    puzzle = puzzles.puzzle_of(puzzle_id)
-    solutions = puzzle.solution_states()
-    return next(
-        " ".join(line)
-        for line, after in complete_turns(puzzle.game()) or []
-        if state_key(after) not in solutions
-    )
 
 
 async def test_a_puzzle_solved_and_one_failed_with_counts_kept_over_a_restart(world):
@@ -40,7 +29,7 @@ async def test_a_puzzle_solved_and_one_failed_with_counts_kept_over_a_restart(wo
     await w.restart()
     shown = answer(await w.alice.slash(w.channel, "game puzzle", game="shax"))
     assert shown.content.startswith("**Shax puzzle 2**"), shown.content
-    wrong = wrong_turn("shax:2")
+    wrong = puzzles.wrong_turn("shax:2")
     said = refused(
         await w.alice.slash(w.channel, "game puzzle", answer=wrong), "Not this one", "solution"
     )

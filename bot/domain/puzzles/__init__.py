@@ -218,6 +218,16 @@ def turn_choices(puzzle_id: str) -> tuple[tuple[str, str], ...]:
     return tuple((" ".join(line), _turn_label(line, after)) for line, after in sorted(turns))
 
 
+def wrong_turn(puzzle_id: str) -> str | None:
+    """A legal whole turn that is not a solution (tests and the benchmark), if any."""
+    puzzle = puzzle_of(puzzle_id)
+    solutions = puzzle.solution_states()
+    for line, after in complete_turns(puzzle.game()) or []:
+        if state_key(after) not in solutions:
+            return " ".join(line)
+    return None
+
+
 def _turn_label(line: list[str], after: Game) -> str:
     return f"{' '.join(line)}: then {after.status_line()}"[:100]
 
