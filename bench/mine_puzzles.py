@@ -42,7 +42,7 @@ def known_states(path: Path) -> set[str]:
     return states
 
 
-def mine(names: list[str], want: int, minutes: float, seed: int) -> None:
+def mine(names: list[str], want: int, minutes: float, seed: int, per_game: int) -> None:
     DATA.mkdir(parents=True, exist_ok=True)
     stop = time.monotonic() + 60 * minutes
     seen = {name: known_states(DATA / f"{name}.jsonl") for name in names}
@@ -59,6 +59,7 @@ def mine(names: list[str], want: int, minutes: float, seed: int) -> None:
                 return new_game(key, variants, seats)
 
             game_seed = seed * 1000 + round_number
+            kept = 0
             with (DATA / f"{name}.jsonl").open("a") as out:
                 players = PLAYERS if round_number % 2 == 0 else PLAYERS[::-1]
                 for puzzle in play_and_judge(make, players, game_seed, seen=judged[name]):
@@ -68,8 +69,9 @@ def mine(names: list[str], want: int, minutes: float, seed: int) -> None:
                     seen[name].add(state)
                     out.write(json.dumps(puzzle.to_dict(), separators=(",", ":")) + "\n")
                     out.flush()
-                    if time.monotonic() > stop or len(seen[name]) >= want:
-                        break
+                    kept += 1
+                    if time.monotonic() > stop or len(seen[name]) >= want or kept >= per_game:
+                        break  # at most ``per_game`` from one game: the sets' variety
             print(f"{name}: {len(seen[name])} after game {game_seed}", flush=True)
         round_number += 1
 
@@ -80,8 +82,9 @@ def main() -> None:
     parser.add_argument("--want", type=int, default=40)
     parser.add_argument("--minutes", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=34)
+    parser.add_argument("--per-game", type=int, default=8)
     args = parser.parse_args()
-    mine(args.sets, args.want, args.minutes, args.seed)
+    mine(args.sets, args.want, args.minutes, args.seed, args.per_game)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ decides the game and the others do not (``search.puzzles`` judges them), private
 
 - The shipped sets are package data, ``data/<set>.jsonl`` (one puzzle per line, mined from
   bot games by ``bench/mine_puzzles.py``): a set per game, Šačidjun's for two seats and
-  Pastang's apart from Poron Jikaida's. A puzzle's id is ``<set>:<number>`` (from 1).
+  Pastang's apart from Poron Jikaida's. A puzzle's id is ``<set>:<number>`` (from 1), its
+  line in the file: the players' answers name it, so a shipped file is only appended to.
 - Asking for a puzzle shows the player's open one (the last shown and not answered), else
   the next they have not answered in the set asked (any set when none is named), and keeps
   it as their open puzzle (``bot_values``: ``puzzle:<user>``). ``game:daily`` shows the
