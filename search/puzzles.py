@@ -37,7 +37,7 @@ from .arena import MAX_PLIES, chooser
 from .evaluate import margin, terminal_value
 from .explain import reason
 from .fastcopy import clone
-from .mcts import Search
+from .mcts import Search, position_key
 
 WINS = "wins"
 DECIDES = "decides"
@@ -109,8 +109,12 @@ def play_turn(game: Game, line: str) -> Game:
 
 def state_key(game: Game) -> str:
     """The position alone (not the moves that led there): two orders of the same moves
-    reach the same key."""
+    reach the same key. In the dice games the state also keeps the turn's own history (a
+    Chebache turn's moves), which ``mcts.position_key`` leaves out, with the dice."""
     data = game.to_dict()
+    if game.key in DICE_GAMES:
+        # The legal moves stand for the dice left to play, which position_key leaves out.
+        return repr((position_key(game), game.to_move, game.legal_moves(), data["outcome"]))
     return json.dumps([data["state"], data["outcome"]], sort_keys=True)
 
 
@@ -282,6 +286,8 @@ def around(game: Game, rng: random.Random) -> list[Game]:
         position.push(move)
         if not position.is_over and position.to_move != game.to_move:
             positions.append(position)
+    if game.key == "jikaida":  # only where a capture can be made: its turns are costly to judge
+        return [p for p in positions if any("x" in move for move in p.legal_moves())]
     return positions
 
 
