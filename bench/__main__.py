@@ -7,6 +7,7 @@ from . import (
     gif,
     hints,
     load,
+    puzzles,
     ratings,
     render,
     service,
@@ -27,3 +28,4 @@ hints.main()
 courses.main()
 tournaments.main()
 analysis.main()
+puzzles.main()

@@ -49,6 +49,9 @@ async def post_notice(bot: IdzevaClient, notice: Notice) -> None:
         await send_reminder(bot, notice, only_them)
     elif notice.kind == "timed_out" and notice.game_id is not None:
         await post_timed_out(bot, notice, only_them)
+    elif notice.kind == "daily_puzzle":  # a server's puzzle of the day: pings nobody
+        none = discord.AllowedMentions.none()
+        await send_notice(bot, notice, content=notice.text, allowed_mentions=none)
     elif notice.kind == "claimable" and notice.game_id is not None:
         view = single_button_view(ClaimButton(notice.game_id))
         await send_notice(bot, notice, content=notice.text, view=view, allowed_mentions=only_them)

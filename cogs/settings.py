@@ -52,6 +52,8 @@ class SettingsCog(
         vacation_days="Days of vacation each player has a year",
         tournament_role="Only members with this role (or Manage Server) create tournaments",
         tournaments_by_everyone="Let every member create tournaments again",
+        daily_puzzle="Post a puzzle of the day in this channel",
+        daily_puzzle_off="Stop the puzzle of the day",
     )
     @app_commands.choices(time=TIMES, grace=GRACES, enable=GAME_CHOICES, disable=GAME_CHOICES)
     async def settings(
@@ -68,6 +70,8 @@ class SettingsCog(
         vacation_days: app_commands.Range[int, 0, 365] | None = None,
         tournament_role: discord.Role | None = None,
         tournaments_by_everyone: bool | None = None,
+        daily_puzzle: discord.TextChannel | None = None,
+        daily_puzzle_off: bool | None = None,
     ) -> None:
         svc = service(interaction)
         changes = {
@@ -82,6 +86,8 @@ class SettingsCog(
             "vacation_days": vacation_days,
             "tournament_role": tournament_role.id if tournament_role else None,
             "tournaments_by_everyone": tournaments_by_everyone,
+            "daily_puzzle": daily_puzzle.id if daily_puzzle else None,
+            "daily_puzzle_off": daily_puzzle_off,
         }
         changes = {key: value for key, value in changes.items() if value is not None}
         try:

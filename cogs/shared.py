@@ -19,6 +19,7 @@ from . import hint as hint_flow
 from . import learn as learn_flow
 from . import notify as notify_flow
 from . import play, replay, standings
+from . import puzzle as puzzle_flow
 from . import rules as rules_flow
 from . import takeback as takeback_flow
 from .autocomplete import game_autocomplete
@@ -180,6 +181,25 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def analysis(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await analysis_flow.command(interaction, game)
+    @app_commands.command(description="A puzzle: find the turn that wins or decides (private)")
+    @app_commands.describe(
+        game="Which game's puzzles (default: any; daily: the server's puzzle of the day)",
+        answer="Your whole turn in your open puzzle",
+    )
+    @app_commands.choices(game=puzzle_flow.SET_CHOICES)
+    async def puzzle(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        answer: str | None = None,
+    ) -> None:
+        await puzzle_flow.puzzle(interaction, game, answer)
+
+    @puzzle.autocomplete("answer")
+    async def puzzle_answer_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await puzzle_flow.answer_autocomplete(interaction, current)
 
     @app_commands.command(description="Where your turn notices reach you in this server")
     @app_commands.describe(

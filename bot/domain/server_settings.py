@@ -37,6 +37,7 @@ class ServerSettings:
     def may_create_tournaments(self, roles: Iterable[int], manager: bool) -> bool:
         """Members with Manage Server always; others when everyone may, or with the role."""
         return manager or self.tournament_role is None or self.tournament_role in set(roles)
+    daily_puzzle: int | None = None  # the channel of the daily puzzle (bot/domain/puzzles/)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -67,6 +68,8 @@ class ServerSettings:
         days = data.get("vacation_days")
         if isinstance(days, int) and not isinstance(days, bool) and 0 <= days <= 365:
             found = replace(found, vacation_days=days)
+        if _is_id(data.get("daily_puzzle")):
+            found = replace(found, daily_puzzle=data["daily_puzzle"])
         return found
 
     def challenge_refusal(self, kind: str, channel_ids: Iterable[int]) -> str | None:
@@ -112,6 +115,8 @@ class ServerSettings:
             f"Vacation: {plural(self.vacation_days, 'day')} a year per player",
             "Tournaments created by: "
             + (f"<@&{self.tournament_role}>" if self.tournament_role else "everyone"),
+            "Daily puzzle: "
+            + (f"in <#{self.daily_puzzle}>" if self.daily_puzzle else "off (daily_puzzle:)"),
         ]
 
 
@@ -121,7 +126,8 @@ def change(settings: ServerSettings, **changes: Any) -> ServerSettings:
     ``allow_channel`` / ``disallow_channel``: a channel id to add to / take from the list;
     ``any_channel``: True empties it; ``enable`` / ``disable``: a game kind; ``threads``,
     ``time``, ``grace``, ``vacation_days``: the new value; ``tournament_role``: the role
-    that may create tournaments, ``tournaments_by_everyone``: True lets everyone."""
+    that may create tournaments, ``tournaments_by_everyone``: True lets everyone;
+    ``daily_puzzle``: a channel id for the daily puzzle, ``daily_puzzle_off``: True stops it."""
     new = settings
     if changes.get("any_channel"):
         new = replace(new, channels=())
@@ -161,6 +167,10 @@ def change(settings: ServerSettings, **changes: Any) -> ServerSettings:
         if not (isinstance(days, int) and 0 <= days <= clocks.MAX_ALLOWANCE):
             raise ValueError(f"The vacation allowance is 0 to {clocks.MAX_ALLOWANCE} days.")
         new = replace(new, vacation_days=days)
+    if changes.get("daily_puzzle") is not None:
+        new = replace(new, daily_puzzle=changes["daily_puzzle"])
+    if changes.get("daily_puzzle_off"):
+        new = replace(new, daily_puzzle=None)
     return new
 
 

@@ -36,6 +36,7 @@ from bot.domain import (
     engine_jobs,
     hints,
     notify,
+    puzzles,
     ratings,
     records,
     takebacks,
@@ -251,6 +252,7 @@ class GameService:
                 game_id, user_id, guild_id=guild_id
             ),
         )
+        self._puzzles = puzzles.Puzzles(store, clock, self._workers, self._outbox, self._renderer)
 
     @property
     def learning(self) -> Learning:
@@ -566,17 +568,36 @@ class GameService:
 
     async def tick(self, send: Callable[[Notice], Awaitable[None]] | None = None) -> list[Notice]:
         """Send what is due (``Deadlines.tick``): expired challenges, reminders, claim
-        notices, games ended on time, the day's digests; tournaments moved on (results a
-        stopped process left, rounds to pair, events whose start time came), whose posts
-        are jobs due now. With ``send`` (the bot), each is sent, then marked done; without,
-        marked done and returned for the caller to post."""
+        notices, games ended on time, the day's digests and daily puzzles; tournaments moved
+        on (results a stopped process left, rounds to pair, events whose start time came),
+        whose posts are jobs due now. With ``send`` (the bot), each is sent, then marked done;
+        without, marked done and returned for the caller to post."""
         try:
             await self._tournaments.tick()
         except ServiceError:
             log.exception("tournaments: the tick could not move an event on")
-        return await self._deadlines.tick(
-            send, partial(notify.digests, self._store, self.list_games)
-        )
+        digests = partial(notify.digests, self._store, self.list_games)
+
+        async def scan(now: float) -> list[Notice]:
+            return await digests(now) + await self._puzzles.daily_notices(now)
+
+        return await self._deadlines.tick(send, scan)
+
+    # ---- puzzles (bot/domain/puzzles/) -----------------------------------------------------
+
+    async def puzzle(
+        self, user_id: int, game: str | None = None, *, guild_id: int | None = None
+    ) -> puzzles.PuzzleView:
+        """Your open puzzle, else the next of the set asked (``game:daily``: the server's)."""
+        return await self._puzzles.show(user_id, game, guild_id)
+
+    async def answer_puzzle(self, user_id: int, answer: str) -> puzzles.Verdict:
+        """Your whole turn in your open puzzle: right or wrong and why; the first counts."""
+        return await self._puzzles.answer(user_id, answer)
+
+    async def puzzle_choices(self, user_id: int, typed: str) -> list[tuple[str, str]]:
+        """The turns of your open puzzle matching what you typed (autocomplete)."""
+        return await self._puzzles.choices(user_id, typed)
 
     # ---- notifications (bot/domain/notify.py) ---------------------------------------------
 

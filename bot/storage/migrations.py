@@ -519,6 +519,19 @@ MIGRATIONS: list[dict[str, str]] = [
         posted_at {REAL}
     );
     """),
+    # 15: puzzles (bot/domain/puzzles/): each player's first answer to each puzzle (``puzzle``:
+    # its id, such as ``shax:7``), solved or not; the counts and the streak are read from
+    # them. A server's daily puzzle is a setting (``guild_settings``) and the day's post a
+    # once-only job (bot/domain/jobs.py).
+    migration("""
+    CREATE TABLE puzzle_answers (
+        user_id {BIGINT} NOT NULL,
+        puzzle TEXT NOT NULL,
+        solved INTEGER NOT NULL CHECK (solved IN (0, 1)),
+        answered_at {REAL} NOT NULL,
+        PRIMARY KEY (user_id, puzzle)
+    ){WITHOUT_ROWID};
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]

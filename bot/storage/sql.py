@@ -917,6 +917,36 @@ class SqlStore(TournamentStore):
             game_id,
         )
 
+    # ---- puzzles -------------------------------------------------------------
+
+    async def add_puzzle_answer(self, user_id: int, puzzle: str, solved: bool, now: float) -> bool:
+        """Keep the player's first answer to a puzzle; False when one was kept already."""
+        return await self._changes_one(
+            "INSERT INTO puzzle_answers (user_id, puzzle, solved, answered_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            user_id,
+            puzzle,
+            int(solved),
+            now,
+        )
+
+    async def daily_puzzle_settings(self) -> list[tuple[int, str]]:
+        """(server, settings) of the servers whose settings name a daily puzzle channel."""
+        rows = await self._fetchall(
+            "SELECT guild_id, settings FROM guild_settings WHERE settings LIKE ?",
+            ('%"daily_puzzle": %',),
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    async def puzzle_answers(self, user_id: int) -> list[tuple[str, bool, float]]:
+        """The player's answers: (puzzle, solved, when), the first answered first."""
+        rows = await self._fetchall(
+            "SELECT puzzle, solved, answered_at FROM puzzle_answers WHERE user_id = ?"
+            " ORDER BY answered_at, puzzle",
+            (user_id,),
+        )
+        return [(row[0], bool(row[1]), row[2]) for row in rows]
+
     # ---- helpers -------------------------------------------------------------
 
     async def _update_where(

@@ -40,6 +40,7 @@ async def test_only_managers_change_the_settings_and_everyone_sees_them(service)
         "Games on: Shax, Tchela, Šačidjun, Chebache, Poron Jikaida",
         "Vacation: 30 days a year per player",
         "Tournaments created by: everyone",
+        "Daily puzzle: off (daily_puzzle:)",
     ]
 
 

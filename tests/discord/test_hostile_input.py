@@ -64,9 +64,14 @@ NUMBERS = [
 ]
 SANE = {"move": "d2", "moves": "M-W2", "get": "1r", "give": "1r", "home": "rW3", "dice": "2d8"}
 # Commands that change the caller's own things by design: tried by Carol, who plays no game,
-# so that the only change is her own row of this table (``/game vacation days:1`` books her
-# a day; nobody's clock moves).
-OWN_ROWS = {"game vacation": "vacations", "tournament create": "tournaments"}
+# so that the only changes are her own rows of these tables (``/game vacation days:1`` books
+# her a day; nobody's clock moves; ``/game puzzle game:shax`` opens a puzzle for her, kept in
+# ``bot_values``, and an answer that is a legal turn there is her first answer to it).
+OWN_ROWS = {
+    "game vacation": ("vacations",),
+    "game puzzle": ("bot_values", "puzzle_answers"),
+    "tournament create": ("tournaments",),
+}
 # Commands whose answer is public by design: a roll for anyone, a tournament's sign-up
 # (Carol's: her events are her own rows, and no one joins them here).
 PUBLIC = ("roll", "tournament create")
@@ -141,7 +146,7 @@ async def start_every_kind(w) -> None:
 async def test_hostile_values_in_every_option_of_every_command(world, db_path):
     w = world
     await start_every_kind(w)
-    kept = tuple(OWN_ROWS.values())
+    kept = tuple(table for tables in OWN_ROWS.values() for table in tables)
     role = w.guild.create_role("members")
     before = database(db_path, but=kept)
     # A game's commands are typed by the player to move there, so the values reach its parser.

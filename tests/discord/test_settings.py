@@ -38,7 +38,8 @@ async def test_everyone_sees_the_settings_and_only_managers_change_them(world):
         "Default time per move: the bot's (3 days unless set)\n"
         "Time-out grace: 1 day (then the bot ends the game)\n"
         "Games on: Shax, Tchela, Šačidjun, Chebache, Poron Jikaida\n"
-        "Vacation: 30 days a year per player\nTournaments created by: everyone"
+        "Vacation: 30 days a year per player\nTournaments created by: everyone\n"
+        "Daily puzzle: off (daily_puzzle:)"
     )
     refused(await w.bob.slash(w.channel, "idzeva settings", threads=False), "Manage Server")
     refused(await w.bob.slash(w.channel, "idzeva settings", disable="shax"), "Manage Server")
