@@ -181,6 +181,7 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @app_commands.describe(game="The game (defaults to this thread's game)")
     async def analysis(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await analysis_flow.command(interaction, game)
+
     @app_commands.command(description="A puzzle: find the turn that wins or decides (private)")
     @app_commands.describe(
         game="Which game's puzzles (default: any; daily: the server's puzzle of the day)",

@@ -37,6 +37,7 @@ class ServerSettings:
     def may_create_tournaments(self, roles: Iterable[int], manager: bool) -> bool:
         """Members with Manage Server always; others when everyone may, or with the role."""
         return manager or self.tournament_role is None or self.tournament_role in set(roles)
+
     daily_puzzle: int | None = None  # the channel of the daily puzzle (bot/domain/puzzles/)
 
     def to_json(self) -> str:
