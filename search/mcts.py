@@ -10,7 +10,11 @@ Every node keeps the sum of results for seat 0's team (``evaluate.evaluate``); a
 reads it as its own team's share. Playouts are uniformly random (where a level asks for
 it, a game's tactical moves first: ``Level.tactical``) and cut off after a number of plies
 (not counting a game's opening stage where a level plays it out: ``Level.through_opening``),
-where the evaluation replaces the result.
+where the evaluation replaces the result. A game's end counts for less the further from the
+root it comes (``distance_value``), and ends reached in the tree are proven upwards
+(MCTS-Solver, ``Search._prove_up``), so that the bot takes the soonest proven win and, where
+every move loses, the latest loss (``Search._pick``). In Shax's placement every level
+considers only the first-mill moves where there are some (``evaluate.MOVE_FILTERS``).
 
 In the dice games ``normal`` and ``hard`` use another policy of the same search (per level
 and game, ``Level.policy``): ``turn`` plays every way of using its own roll and judges each
