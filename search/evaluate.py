@@ -24,10 +24,11 @@ from games.shax import ADJACENT, MILLS, MILLS_THROUGH
 # ---- Shax ----------------------------------------------------------------------------
 
 
-def _shax_threats(board: dict[str, int], seat: int) -> int:
-    """Lines of two ``seat`` pieces whose empty third point a third ``seat`` piece can step
-    onto: mills made next move."""
-    threats = 0
+def _shax_holes(board: dict[str, int], seat: int) -> set[str]:
+    """Empty points where a step of a ``seat`` piece makes a mill next move: the third
+    point of a line of two ``seat`` pieces, with a third ``seat`` piece (off that line)
+    next to it."""
+    holes = set()
     for line in MILLS:
         mine = [p for p in line if board.get(p) == seat]
         if len(mine) != 2:
@@ -36,12 +37,53 @@ def _shax_threats(board: dict[str, int], seat: int) -> int:
         if hole in board:
             continue
         if any(board.get(q) == seat and q not in line for q in ADJACENT[hole]):
-            threats += 1
-    return threats
+            holes.add(hole)
+    return holes
+
+
+def _shax_running_mills(board: dict[str, int], seat: int) -> set[str]:
+    """Empty points a ``seat`` piece standing in a mill can step onto to make another mill:
+    a running mill, which takes a piece every other move (out into the second mill and
+    back into the first), unless the opponent steps into the point first."""
+    points = set()
+    for origin, owner in board.items():
+        if owner != seat or not _shax_in_mill(board, seat, origin):
+            continue
+        for target in ADJACENT[origin]:
+            if target not in board and _shax_step_mills(board, seat, origin, target):
+                points.add(target)
+    return points
+
+
+def _shax_in_mill(board: dict[str, int], seat: int, point: str) -> bool:
+    return any(all(board.get(q) == seat for q in line) for line in MILLS_THROUGH[point])
+
+
+# Strong Shax terms, in pieces. The mover's own mill next move is most of a piece (its
+# removal is 0.9): it can play it now. The other side's threats are less: the mover may
+# step into the point first, or strike first. A running mill that the other side cannot
+# step into takes a piece every other move.
+SHAX_THREAT_NOW = 0.7
+SHAX_THREAT_NEXT = 0.3
+SHAX_RUNNING = 1.5
+
+
+def _shax_movement_terms(game: Any, seat: int) -> float:
+    """``seat``'s mill threats and running mills, in pieces (see ``SHAX_THREAT_NOW``)."""
+    board = game.board
+    opponent = 1 - seat
+    # The side that steps next: the nominal player in movement, the other after a removal.
+    moving = (game.nominal == seat) == (game.stage == "movement")
+    holes = _shax_holes(board, seat)
+    value = (SHAX_THREAT_NOW if holes else 0.0) if moving else SHAX_THREAT_NEXT * len(holes)
+    for point in _shax_running_mills(board, seat):
+        blockable = not moving and any(board.get(q) == opponent for q in ADJACENT[point])
+        if not blockable:
+            value += SHAX_RUNNING
+    return value
 
 
 def _shax(game: Any, strong: bool) -> float:
-    board = game.board
     material = (game.count(0) + game.in_hand[0]) - (game.count(1) + game.in_hand[1])
     margin = 1.0 * material
     if game.stage == "placement" and game.first_mill is not None:
@@ -49,10 +91,38 @@ def _shax(game: Any, strong: bool) -> float:
     if game.stage == "removal":  # the remover is about to take a piece
         margin += 0.9 if game.nominal == 0 else -0.9
     if strong and game.stage != "placement":
-        margin += 0.4 * (_shax_threats(board, 0) - _shax_threats(board, 1))
+        margin += _shax_movement_terms(game, 0) - _shax_movement_terms(game, 1)
         mobility = len(game.steps(0)) - len(game.steps(1))
         margin += 0.05 * mobility
     return margin * 0.8
+
+
+def _shax_first_mill_points(board: dict[str, int], mover: int) -> tuple[list[str], list[str]]:
+    """In placement: the points where ``mover`` completes a line of its own (wins the first
+    mill) and those where it blocks a line of two of the opponent's."""
+    wins, blocks = [], []
+    for line in MILLS:
+        empty = [p for p in line if p not in board]
+        if len(empty) != 1:
+            continue
+        owners = {board[p] for p in line if p in board}
+        if owners == {mover}:
+            wins.append(empty[0])
+        elif len(owners) == 1:
+            blocks.append(empty[0])
+    return wins, blocks
+
+
+def _shax_forced(game: Any, moves: list[str]) -> list[str]:
+    """The moves Shax's placement leaves before the first mill (whose maker removes first
+    and moves first, Black when nobody makes one: it decides the game, see ``_shax_tactics``):
+    complete a line of one's own if one can, else block every opponent line of two with its
+    third point empty (placing e3 and letting the opponent make the first mill lost a game
+    to flat Monte Carlo). An empty list where there is a real choice."""
+    if game.stage != "placement" or game.first_mill is not None:
+        return []
+    wins, blocks = _shax_first_mill_points(game.board, game.to_move)
+    return sorted(set(wins or blocks))
 
 
 def _shax_tactics(game: Any, moves: list[str], rng: Any) -> str | None:
@@ -60,27 +130,21 @@ def _shax_tactics(game: Any, moves: list[str], rng: Any) -> str | None:
     move). In placement before the first mill (whose maker removes first, Black when
     nobody makes one; the first to remove won 15 of 16 traced games between hard and
     normal): complete a line of two with its third point empty, else block the opponent's.
-    In movement: a step that makes a mill. Random playouts did neither, so the first-mill
-    race looked like a coin toss."""
+    In movement: a step that makes a mill, else one into the point where the opponent
+    would make one. Random playouts did neither, so the first-mill race looked like a coin
+    toss, and a running mill went on unanswered."""
     board, mover = game.board, game.to_move
     if game.stage == "placement":
-        if game.first_mill is not None:
-            return None
-        wins, blocks = [], []
-        for line in MILLS:
-            empty = [p for p in line if p not in board]
-            if len(empty) != 1:
-                continue
-            owners = {board[p] for p in line if p in board}
-            if owners == {mover}:
-                wins.append(empty[0])
-            elif len(owners) == 1:
-                blocks.append(empty[0])
-        chosen = wins or blocks
+        chosen = _shax_forced(game, moves)
         return chosen[rng.randrange(len(chosen))] if chosen else None
     if game.stage == "movement" and mover == game.nominal:
-        mills = [move for move in moves if _shax_step_mills(board, mover, *move.split("-"))]
-        return mills[rng.randrange(len(mills))] if mills else None
+        steps = [move.split("-") for move in moves]
+        mills = [f"{a}-{b}" for a, b in steps if _shax_step_mills(board, mover, a, b)]
+        if mills:
+            return mills[rng.randrange(len(mills))]
+        holes = _shax_holes(board, 1 - mover)
+        blocks = [f"{a}-{b}" for a, b in steps if b in holes]
+        return blocks[rng.randrange(len(blocks))] if blocks else None
     return None
 
 
@@ -477,6 +541,13 @@ EXPANSION_ORDERS: dict[str, Callable[[Any, list[str]], None]] = {
 # a position is in it.
 OPENING_STAGE: dict[str, Callable[[Any], bool]] = {
     "shax": lambda game: game.stage == "placement",
+}
+
+
+# Games where a node's moves are only those the game's tactics leave, at every level,
+# where they leave no real choice (an empty list otherwise): Shax's first-mill race.
+MOVE_FILTERS: dict[str, Callable[[Any, list[str]], list[str]]] = {
+    "shax": _shax_forced,
 }
 
 

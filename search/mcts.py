@@ -10,7 +10,11 @@ Every node keeps the sum of results for seat 0's team (``evaluate.evaluate``); a
 reads it as its own team's share. Playouts are uniformly random (where a level asks for
 it, a game's tactical moves first: ``Level.tactical``) and cut off after a number of plies
 (not counting a game's opening stage where a level plays it out: ``Level.through_opening``),
-where the evaluation replaces the result.
+where the evaluation replaces the result. A game's end counts for less the further from the
+root it comes (``distance_value``), and ends reached in the tree are proven upwards
+(MCTS-Solver, ``Search._prove_up``), so that the bot takes the soonest proven win and, where
+every move loses, the latest loss (``Search._pick``). In Shax's placement every level
+considers only the first-mill moves where there are some (``evaluate.MOVE_FILTERS``).
 
 In the dice games ``normal`` and ``hard`` use another policy of the same search (per level
 and game, ``Level.policy``): ``turn`` plays every way of using its own roll and judges each
@@ -32,7 +36,14 @@ from typing import Any
 
 from games import Game
 
-from .evaluate import EXPANSION_ORDERS, OPENING_STAGE, PLAYOUT_TACTICS, evaluate, terminal_value
+from .evaluate import (
+    EXPANSION_ORDERS,
+    MOVE_FILTERS,
+    OPENING_STAGE,
+    PLAYOUT_TACTICS,
+    evaluate,
+    terminal_value,
+)
 from .fastcopy import clone
 
 
@@ -163,7 +174,8 @@ LEVELS: dict[str, Level] = {
     # In Shax the first mill decides (its maker removes first, Black when nobody makes
     # one; the first to remove won 15 of 16 traced games of hard against normal), and its
     # race is placement tactics that random playouts lose in noise: hard's playouts take
-    # or block a line of two and step into mills (``tactical``), and play placement to
+    # or block a line of two and step into mills, else into the point where the opponent
+    # would step into one (``tactical``), and play placement to
     # its end before counting their plies (``through_opening``). Against normal, the
     # first alone went 12-0-4 in 16 games and the second alone 14-1-9 in 24, where hard
     # had been 69-0-46 in 115. Both cost up to 4x a playout early in placement (6 s of
@@ -213,8 +225,23 @@ def two_dice_rolls(sides: int) -> list[tuple[int, int]]:
 THIN = 30
 
 
+# Lost positions: a finished game's result counts for less the further from the root it
+# comes (its distance from a draw shrinks by LENGTH_DISCOUNT at LENGTH_HORIZON plies and
+# beyond), so that among wins the search prefers the soonest and among losses the latest.
+# A win still counts for more than any position unplayed (``evaluate``'s span).
+LENGTH_DISCOUNT = 0.06
+LENGTH_HORIZON = 100
+
+
+def distance_value(result: float, plies: int) -> float:
+    """A finished game's result (``terminal_value``) reached ``plies`` plies from the root."""
+    return 0.5 + (result - 0.5) * (
+        1.0 - LENGTH_DISCOUNT * min(plies, LENGTH_HORIZON) / LENGTH_HORIZON
+    )
+
+
 class Node:
-    __slots__ = ("children", "untried", "visits", "total", "rolls")
+    __slots__ = ("children", "untried", "visits", "total", "rolls", "proof", "partial")
 
     def __init__(self) -> None:
         self.children: dict[str, Node] = {}
@@ -222,6 +249,12 @@ class Node:
         self.rolls: dict[tuple[int, ...], Node] | None = None
         self.visits = 0
         self.total = 0.0  # sum of results for seat 0's team
+        # MCTS-Solver: the result for seat 0's team known for certain (best play by both
+        # sides within the tree) and the plies to that end, once proven; else None.
+        self.proof: tuple[float, int] | None = None
+        # Whether some of the moves here have no child by design (``Search._widen``): then
+        # the children all losing proves nothing.
+        self.partial = False
 
 
 @dataclass
@@ -289,9 +322,10 @@ class Search:
     def choose_turn(self, game: Game) -> list[str]:
         """The moves of the mover's whole turn (its moves while the same seat moves on with
         no roll in between: Chebache's dice, a Šačidjun sub-turn, a Shax mill's removal),
-        from one search where it saw enough: each next move is the most visited one below
-        the last, and a fresh search where the tree is thin (a quarter of the budget; the
-        whole budget while every move so far was forced or a win, with no search made).
+        from one search where it saw enough: each next move is the one ``_pick`` takes below
+        the last (a proven win, else the most visited), and a fresh search where the tree
+        is thin (a quarter of the budget; the whole budget while every move so far was
+        forced or a win, with no search made).
         ``game`` is left alone."""
         seat = game.to_move
         position = clone(game)
@@ -301,7 +335,7 @@ class Search:
         position.push(moves[0])
         while position.to_move == seat and position.dice_needed() is None:
             if node is not None and node.children and node.visits >= THIN:
-                move = max(node.children.items(), key=lambda item: (item[1].visits, item[0]))[0]
+                move = self._pick(node, game.team_of(seat) == game.team_of(0))
                 node = node.children[move]
             else:
                 share = 4 if searched else 1
@@ -565,27 +599,49 @@ class Search:
         keep = self.level.candidates_for(budget_key(root_state))
         if keep:
             count = self._widen(root, root_state, team0, keep)
-        while count < self.cap:
+        while count < self.cap and root.proof is None:
             if self.timed and count and time.perf_counter() >= deadline:
                 break
             self._iterate(root, clone(root_state), team0)
             count += 1
             if count % SETTLED_EVERY == 0 and self._settled(root, count, started, deadline):
                 break
-        # The most visited move; ties to the better average, then one of the tied at random
-        # (the search's own generator). By name, easy in Poron Jikaida, whose moves mostly
-        # tie (material only, a visit each), moved one piece back and forth on the l-file.
         mine = root_state.team_of(mover) == team0
+        move = self._pick(root, mine, self.rng)
+        self.value = _mover_value(root.children[move], mine)
+        return move, count, root
 
-        def key(node: Node) -> tuple[int, float]:
-            mean = node.total / node.visits if node.visits else 0.0
-            return (node.visits, mean if mine else 1.0 - mean)
+    @staticmethod
+    def _pick(node: Node, mine: bool, rng: random.Random | None = None) -> str:
+        """The move to play from ``node`` (``mine``: its mover is seat 0's team). Proven
+        results first (MCTS-Solver): the soonest proven win; else never a proven loss while
+        another move is not one; where every move is a proven loss, the latest. Otherwise
+        the most visited move; ties to the better average, then one of the tied at random
+        (``rng``; by name without one). By name, easy in Poron Jikaida, whose moves mostly
+        tie (material only, a visit each), moved one piece back and forth on the l-file."""
+        children = node.children
 
-        top = max(key(node) for node in root.children.values())
-        tied = sorted(move for move, node in root.children.items() if key(node) == top)
-        best = tied[0] if len(tied) == 1 else self.rng.choice(tied)
-        self.value = top[1]
-        return best, count, root
+        def proven(move: str) -> tuple[float, int] | None:
+            proof = children[move].proof
+            if proof is None:
+                return None
+            return (proof[0] if mine else 1.0 - proof[0]), proof[1]
+
+        wins = [(p[1], move) for move in children if (p := proven(move)) and p[0] >= 1.0]
+        if wins:
+            return min(wins)[1]
+        open_moves = [m for m in children if (p := proven(m)) is None or p[0] >= 0.5]
+        if not open_moves:  # every move loses: the one that loses latest
+            return max(children, key=lambda m: (proven(m), m))  # type: ignore[arg-type, return-value]
+
+        def key(move: str) -> tuple[int, float]:
+            child = children[move]
+            mean = child.total / child.visits if child.visits else 0.0
+            return (child.visits, mean if mine else 1.0 - mean)
+
+        top = max(key(move) for move in open_moves)
+        tied = sorted(move for move in open_moves if key(move) == top)
+        return tied[0] if len(tied) == 1 or rng is None else rng.choice(tied)
 
     def _widen(self, root: Node, root_state: Game, team0: int, keep: int) -> int:
         """Judge every move of the root where it lands (as a first visit would), and give
@@ -613,6 +669,7 @@ class Search:
             child.total = value if mine else 1.0 - value
             root.visits += 1
         root.untried = []
+        root.partial = True
         return len(judged)
 
     def _settled(self, root: Node, count: int, started: float, deadline: float) -> bool:
@@ -632,7 +689,10 @@ class Search:
         widen, c = self.level.widening_for(budget_key(state))
         node = root
         path = [root]
-        while state.outcome is None:
+        # Per node of ``path``: whether its mover is seat 0's team (None at a roll).
+        sides: list[bool | None] = []
+        plies = 0  # moves played from the root
+        while state.outcome is None and node.proof is None:
             spec = state.dice_needed()
             if spec is not None:
                 dice = tuple(rng.randint(1, spec.sides) for _ in range(spec.count))
@@ -645,47 +705,99 @@ class Search:
                     child = node.rolls[key] = Node()
                 node = child
                 path.append(node)
+                sides.append(None)
                 continue
             if node.untried is None:
-                node.untried = state.legal_moves()
-                rng.shuffle(node.untried)
-                order = EXPANSION_ORDERS.get(state.key) if self.level.ordered else None
-                if order is not None:
-                    order(state, node.untried)
+                node.untried = self._moves(state)
             seat = state.to_move
             assert seat is not None
+            mine = state.team_of(seat) == team0
+            sides.append(mine)
             if node.untried and (
                 not widen or len(node.children) < math.ceil(widen * math.sqrt(node.visits + 1))
             ):
                 move = node.untried.pop()
                 state.push_legal(move)
+                plies += 1
                 child = node.children[move] = Node()
                 path.append(child)
                 break
             if not node.children:  # no move at all (engines end such positions themselves)
                 break
-            mine = state.team_of(seat) == team0
             log_n = math.log(node.visits + 1)
             best_score = -1.0
             best_move = ""
             best_child = node
             for move, child in node.children.items():
-                mean = child.total / child.visits
-                if not mine:
-                    mean = 1.0 - mean
-                score = mean + c * math.sqrt(log_n / child.visits)
+                if child.proof is not None:  # known: its value, nothing left to explore
+                    score = child.proof[0] if mine else 1.0 - child.proof[0]
+                else:
+                    mean = child.total / child.visits
+                    if not mine:
+                        mean = 1.0 - mean
+                    score = mean + c * math.sqrt(log_n / child.visits)
                 if score > best_score:
                     best_score, best_move, best_child = score, move, child
             state.push_legal(best_move)
+            plies += 1
             node = best_child
             path.append(node)
-        value = self._playout(state)
+        leaf = path[-1]
+        if state.outcome is not None and leaf.proof is None:
+            leaf.proof = (terminal_value(state), 0)
+        if leaf.proof is not None:
+            value = distance_value(leaf.proof[0], plies + leaf.proof[1])
+            self._prove_up(path, sides)
+        else:
+            value = self._playout(state, plies)
         for visited in path:
             visited.visits += 1
             visited.total += value
 
-    def _playout(self, state: Game) -> float:
+    def _moves(self, state: Game) -> list[str]:
+        """A new node's moves, in the order the search tries them (from the end): shuffled,
+        the level's expansion order where it has one; only those the game's tactics leave
+        (``evaluate.MOVE_FILTERS``) where they leave no real choice."""
+        moves = state.legal_moves()
+        keep = MOVE_FILTERS.get(state.key)
+        if keep is not None:
+            moves = keep(state, moves) or moves
+        self.rng.shuffle(moves)
+        order = EXPANSION_ORDERS.get(state.key) if self.level.ordered else None
+        if order is not None:
+            order(state, moves)
+        return moves
+
+    @staticmethod
+    def _prove_up(path: list[Node], sides: list[bool | None]) -> None:
+        """After the last node of ``path`` was proven, the proofs it completes above it
+        (MCTS-Solver): a node whose mover has a proven win below is won, the soonest such
+        win; a node whose every move is proven takes the best of them for its mover (a
+        loss, the latest). A roll is never proven (its other rolls are not in the tree)."""
+        for index in range(len(path) - 2, -1, -1):
+            node, mine = path[index], sides[index]
+            if mine is None:
+                return
+            best: tuple[tuple[float, int], tuple[float, int]] | None = None
+            every = not node.untried and not node.partial
+            for child in node.children.values():
+                if child.proof is None:
+                    every = False
+                    continue
+                result, plies = child.proof
+                ours = result if mine else 1.0 - result
+                rank = (ours, -plies if ours > 0.5 else plies)
+                if best is None or rank > best[0]:
+                    best = (rank, (result, plies + 1))
+            if best is None or not (every or best[0][0] >= 1.0):
+                return
+            node.proof = best[1]
+
+    def _playout(self, state: Game, plies_before: int = 0) -> float:
+        """The value of ``state`` for seat 0's team after a playout (``plies_before`` plies
+        from the root: a finished game counts less the later it ends, ``distance_value``)."""
         rng = self.rng
+        played = plies_before
         plies = self.level.playout_for(state.key)
         opening = OPENING_STAGE.get(state.key) if state.key in self.level.through_opening else None
         tactic = PLAYOUT_TACTICS.get(state.key) if state.key in self.level.tactical else None
@@ -699,9 +811,20 @@ class Search:
             move = tactic(state, moves, rng) if tactic is not None else None
             state.push_legal(move or moves[rng.randrange(len(moves))])
             plies -= counted
+            played += 1
         if state.outcome is not None:
-            return terminal_value(state)
+            return distance_value(terminal_value(state), played)
         return evaluate(state, self.level.strong)
+
+
+def _mover_value(node: Node, mine: bool) -> float:
+    """The share of the points a root move is worth to the mover (``mine``: seat 0's team):
+    its proven result where it has one, else its average."""
+    if node.proof is not None:
+        value = node.proof[0]
+    else:
+        value = node.total / node.visits if node.visits else 0.0
+    return value if mine else 1.0 - value
 
 
 def position_key(game: Game) -> object:

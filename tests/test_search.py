@@ -229,12 +229,13 @@ def test_a_sachidjun_capture_of_the_last_piece_is_played(seats):
 
 
 def test_share_of_reads_the_position_for_the_seats_team():
-    # White (seat 0) is a piece up (4 to 3), threatens a mill (a1 a4, and d7 can step to
-    # a7; Black's g1 g4 has nothing that reaches g7), and has 8 steps to Black's 5: margin
-    # (1 + 0.4 * 1 + 0.05 * 3) * 0.8 = 1.24, share 0.05 + 0.9 / (1 + e^-1.24) = 0.748.
+    # White (seat 0) is a piece up (4 to 3), threatens a mill on its move (a1 a4, and d7
+    # can step to a7; Black's g1 g4 has nothing that reaches g7: SHAX_THREAT_NOW, 0.7), and
+    # has 8 steps to Black's 5: margin (1 + 0.7 + 0.05 * 3) * 0.8 = 1.48, share
+    # 0.05 + 0.9 / (1 + e^-1.48) = 0.783.
     saved = shax_mill_position().to_json()
-    assert share_of(saved, 0, "normal") == pytest.approx(0.748, abs=0.001)
-    assert share_of(saved, 1, "normal") == pytest.approx(0.252, abs=0.001)
+    assert share_of(saved, 0, "normal") == pytest.approx(0.783, abs=0.001)
+    assert share_of(saved, 1, "normal") == pytest.approx(0.217, abs=0.001)
     # easy's plain evaluation: material alone, 0.8, share 0.05 + 0.9 / (1 + e^-0.8) = 0.671.
     assert share_of(saved, 0, "easy") == pytest.approx(0.671, abs=0.001)
 
@@ -809,7 +810,8 @@ def test_off_the_clock_the_same_seed_gives_the_same_move_whatever_the_load():
 def test_arena_players_search_the_size_they_are_given():
     from search.arena import chooser
 
-    game = random_position(("shax", (), 2), seed=4, plies=10)  # placing: 14 moves
+    # Placing after the first mill (no first-mill race left to force a move): 14 moves.
+    game = random_position(("shax", (), 2), seed=2, plies=10)
     picks = {tuple(chooser("hard", seed, iterations=1)(game)) for seed in range(12)}
     # One iteration expands one random child: over 12 seeds several different moves.
     assert len(picks) > 1
