@@ -182,12 +182,20 @@ def test_a_held_gate_counts_for_its_holder():
 # ---- the turn policy ---------------------------------------------------------------------
 
 
-def test_normal_and_hard_judge_whole_turns_in_the_dice_games():
-    assert LEVELS["normal"].policy_for("chebache") == "turn"
-    assert LEVELS["normal"].policy_for("sachidjun") == "turn"
+def test_every_level_judges_whole_turns_in_the_dice_games():
+    # easy its own turns; normal and hard also the opponent's answer to every roll
+    # (normal its best three turns, hard its best six in Šačidjun, rollouts in Chebache).
+    assert LEVELS["easy"].policy_for("chebache") == "turn"
+    assert LEVELS["easy"].policy_for("sachidjun") == "turn"
+    assert LEVELS["normal"].policy_for("chebache") == "turn2"
+    assert LEVELS["normal"].policy_for("sachidjun") == "turn2"
     assert LEVELS["hard"].policy_for("chebache") == "rollout"
     assert LEVELS["hard"].policy_for("sachidjun") == "turn2"
-    assert LEVELS["easy"].policy_for("chebache") == "uct"
+    assert LEVELS["normal"].answered_for("sachidjun") == 3
+    assert LEVELS["hard"].answered_for("sachidjun") == 6
+    # Other games keep the level's own policy and evaluation.
+    assert LEVELS["easy"].policy_for("shax") == "uct"
+    assert LEVELS["easy"].strong_for("shax") == 0 and LEVELS["easy"].strong_for("chebache") == 2
 
 
 # hard's Chebache as it was before its rollouts: turn2 (its tests below keep that policy's
