@@ -120,8 +120,8 @@ NORMAL_NODES = {
     "default": 2000,
     "shax": 2500,
     "tchela": 2800,
-    "sachidjun": 20000,
-    "chebache": 12000,
+    "sachidjun": 16000,
+    "chebache": 10000,
     "pastang": 4500,
     "jikaida": 600,
 }
@@ -401,7 +401,7 @@ class Search:
             count += spent
         if policy == "turn2" and len(finals) > 1:
             team = root_state.team_of(seat)
-            candidates = finals[: self.level.answered_for(budget_key(root_state))]
+            candidates = distinct_turns(finals, self.level.answered_for(budget_key(root_state)))
             left = self.cap - count
             best_value = -1.0
             for index, (value, line, position) in enumerate(candidates):
@@ -485,7 +485,9 @@ class Search:
         team = root_state.team_of(root_state.to_move)
         best_value = finals[0][0]
         candidates = [
-            item for item in finals[:ROLLOUT_CANDIDATES] if item[0] >= best_value - ROLLOUT_MARGIN
+            item
+            for item in distinct_turns(finals, ROLLOUT_CANDIDATES)
+            if item[0] >= best_value - ROLLOUT_MARGIN
         ]
         if len(candidates) == 1:
             return candidates[0][1], 0
@@ -714,6 +716,19 @@ class Search:
         if state.outcome is not None:
             return terminal_value(state)
         return evaluate(state, self.level.strong_for(budget_key(state)))
+
+
+def distinct_turns(
+    finals: list[tuple[float, list[str], Game]], count: int
+) -> list[tuple[float, list[str], Game]]:
+    """The first ``count`` of ``finals`` (turns, best first) that end in different positions:
+    the same moves in another order (S/2 S/5 and S/5 S/2) are one candidate, not two."""
+    kept: dict[object, tuple[float, list[str], Game]] = {}
+    for item in finals:
+        if len(kept) >= count:
+            break
+        kept.setdefault(position_key(item[2]), item)
+    return list(kept.values())
 
 
 def position_key(game: Game) -> object:
