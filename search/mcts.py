@@ -12,13 +12,15 @@ it, a game's tactical moves first: ``Level.tactical``) and cut off after a numbe
 (not counting a game's opening stage where a level plays it out: ``Level.through_opening``),
 where the evaluation replaces the result.
 
-In the dice games ``normal`` and ``hard`` use another policy of the same search (per level
-and game, ``Level.policy``): ``turn`` plays every way of using its own roll and judges each
-complete turn by the evaluation where it ends (a roll is then due); ``turn2`` also judges
-its best three turns by the opponent's answer to every roll; ``rollout`` plays its best
-few turns on for two more turns (each side's best turn by the evaluation) on the same
-dice, and keeps the one that ends best on average. All stay within the level's search size
-(moves played) and time.
+In the dice games every level uses another policy of the same search (per level and game,
+``Level.policy``): ``turn`` (easy) plays every way of using its own roll and judges each
+complete turn by the evaluation where it ends (a roll is then due); ``turn2`` (normal;
+hard in Šačidjun) also judges its best few turns (``Level.answered``: 3, hard 6; distinct
+end positions) by the opponent's answer to every roll, an expectimax one turn deep pruned
+to those few and to the opponent's best turn by the evaluation; ``rollout`` (hard in
+Chebache) plays its best few turns on for two more turns (each side's best turn by the
+evaluation) on the same dice, and keeps the one that ends best on average. All stay within
+the level's search size (moves played) and time.
 """
 
 from __future__ import annotations
@@ -140,6 +142,8 @@ LEVELS: dict[str, Level] = {
         },
         {"default": 2, "jikaida": 0, "chebache": 0, "sachidjun": 0},
         strong=False,
+        # Šačidjun and Chebache: normal's former play (its own whole turns by the finer
+        # evaluation); with UCT on material alone easy lost to flat Monte Carlo (1-0-5).
         policy=DICE_TURN,
         evaluation={"chebache": 2, "sachidjun": 2},
         timing={"chebache": 0.25, "sachidjun": 0.25},
@@ -154,6 +158,10 @@ LEVELS: dict[str, Level] = {
     # further than a visit or two of each move, and with nothing to capture moved
     # aimlessly (500 plies without a capture against easy): now it judges every move
     # where it lands and searches the best 12 (``candidates``).
+    # Šačidjun and Chebache: turn2 (its best three turns weighed by the opponent's answer
+    # to every roll), issue 35: turn alone scored about two thirds against flat Monte Carlo
+    # (11-0-5 and 4-0-2). Their sizes carry every answer to its end; p95 about 1-2 s of CPU
+    # a move over random positions (29 November, the machine loaded), 1.8 s on the clock.
     "normal": Level(
         "normal",
         0.9,
