@@ -18,7 +18,7 @@ from typing import Any
 from games import Game
 from games.chebache import CROSS_NUMBER, FINISH, KINGS, PATHS, START, TIVITS
 from games.jikaida import BLUE, KA, PK, YELLOW, C, D, H, J, K, P, S
-from games.sachidjun import ENTRY, RING, TAMEG, VERADI
+from games.sachidjun import ENTRY, IS_SAKE, PASS_LIMIT, RING, TAMEG, VERADI
 from games.shax import ADJACENT, MILLS, MILLS_THROUGH
 
 # ---- Shax ----------------------------------------------------------------------------
@@ -223,10 +223,39 @@ SACHIDJUN_EXPOSED = (1.0, 0.5)  # the next opponent sub-turn, the one after
 SACHIDJUN_GATE = 0.4  # each opponent entry šake we hold with four or more
 
 
+def _sachidjun_walls(game: Any, side: int) -> list[int]:
+    """Per cell, what ``side``'s pieces there are to the other side's moves: 2 a held šake
+    (four or more: "the other side may neither land on it nor pass it"), 1 a held čika
+    (two or more), 0 nothing."""
+    counts = [c[side] + c[side + 2] for c in game.cells]
+    return [
+        (2 if n >= 4 else 0) if sake else (1 if n >= 2 else 0)
+        for n, sake in zip(counts, IS_SAKE, strict=True)
+    ]
+
+
+def _sachidjun_reach(walls: list[int], role: int, origin: int, longest: int) -> int:
+    """How far (at most ``longest``) a single move of ``role`` from ``origin`` (for a piece
+    in the mora, the cell before its entry corner) may go by the cells it passes: never past
+    a held šake, and past held čike at most ``PASS_LIMIT`` in a row ("raža may not pass two
+    held čike in a row; čadra may pass two but not three"; a corner breaks the row), as
+    ``games.sachidjun.step_move`` plays it. A move may land where it stops passing."""
+    step = 1 if role < 2 else -1
+    limit = PASS_LIMIT[role // 2]
+    run = 0
+    for distance in range(1, longest):
+        wall = walls[(origin + step * distance) % RING]
+        run = run + 1 if wall == 1 else 0
+        if wall == 2 or run > limit:
+            return distance
+    return longest
+
+
 def _sachidjun_exposure(game: Any, side: int, roles: tuple[int, ...]) -> list[float]:
     """For each of ``roles`` (roles of the other side, in the order they move next): the
     expected number of ``side``'s lone pieces it captures with its next roll (pieces
-    reaching them exactly from the ring or entering from the mora; blocks ignored)."""
+    reaching them exactly from the ring or entering from the mora, by a single move that
+    may pass ``side``'s held cells on the way)."""
     cells = game.cells
     targets = []
     for cell in range(RING):
@@ -234,28 +263,26 @@ def _sachidjun_exposure(game: Any, side: int, roles: tuple[int, ...]) -> list[fl
         mine = c[side] + c[side + 2]
         if mine == 1 and c[1 - side] + c[3 - side] == 0:
             targets.append(cell)
+    if not targets:
+        return [0.0] * len(roles)
+    walls = _sachidjun_walls(game, side)
     found = []
     for role in roles:
-        if not targets:
-            found.append(0.0)
-            continue
         step = 1 if role < 2 else -1
-        sources = [cell for cell in range(RING) if cells[cell][role]]
-        entry = ENTRY[role] if game.home[role] else None
-        expected = 0.0
-        for target in targets:
-            distances = 0
-            for source in sources:
-                d = (target - source) * step % RING
-                if 0 < d <= 32:
-                    distances |= 1 << d
-            if entry is not None:
-                d = (target - entry) * step % RING + 1
-                if d <= 32:
-                    distances |= 1 << d
-            if distances:
-                expected += hit_chance(distances, SACHIDJUN_MASKS)
-        found.append(expected)
+        origins = [cell for cell in range(RING) if cells[cell][role]]
+        if game.home[role]:  # a move from the mora counts its entry corner as its first step
+            origins.append(ENTRY[role] - step)
+        distances = [0] * len(targets)  # per target, a bitmask of the distances that reach it
+        for origin in origins:
+            away = [(target - origin) * step % RING for target in targets]
+            longest = max((d for d in away if d <= 32), default=0)
+            if not longest:
+                continue
+            farthest = _sachidjun_reach(walls, role, origin, longest)
+            for index, d in enumerate(away):
+                if 0 < d <= farthest:
+                    distances[index] |= 1 << d
+        found.append(sum(hit_chance(mask, SACHIDJUN_MASKS) for mask in distances if mask))
     return found
 
 

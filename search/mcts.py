@@ -16,13 +16,15 @@ root it comes (``distance_value``), and ends reached in the tree are proven upwa
 every move loses, the latest loss (``Search._pick``). In Shax's placement every level
 considers only the first-mill moves where there are some (``evaluate.MOVE_FILTERS``).
 
-In the dice games ``normal`` and ``hard`` use another policy of the same search (per level
-and game, ``Level.policy``): ``turn`` plays every way of using its own roll and judges each
-complete turn by the evaluation where it ends (a roll is then due); ``turn2`` also judges
-its best three turns by the opponent's answer to every roll; ``rollout`` plays its best
-few turns on for two more turns (each side's best turn by the evaluation) on the same
-dice, and keeps the one that ends best on average. All stay within the level's search size
-(moves played) and time.
+In the dice games every level uses another policy of the same search (per level and game,
+``Level.policy``): ``turn`` (easy) plays every way of using its own roll and judges each
+complete turn by the evaluation where it ends (a roll is then due); ``turn2`` (normal;
+hard in Šačidjun) also judges its best few turns (``Level.answered``: 3, hard 6; distinct
+end positions) by the opponent's answer to every roll, an expectimax one turn deep pruned
+to those few and to the opponent's best turn by the evaluation; ``rollout`` (hard in
+Chebache) plays its best few turns on for two more turns (each side's best turn by the
+evaluation) on the same dice, and keeps the one that ends best on average. All stay within
+the level's search size (moves played) and time.
 """
 
 from __future__ import annotations
@@ -79,6 +81,13 @@ class Level:
     # Games where the level judges its own complete turns instead of UCT ("turn": every
     # way to play the roll, by the evaluation where the turn ends; see ``Search._turn``).
     policy: dict[str, str] = field(default_factory=dict)
+    # Games where the ``turn2`` policy judges this many of its best turns (by the
+    # evaluation) again by the opponent's answer to every roll (``TURN2_CANDIDATES`` else).
+    answered: dict[str, int] = field(default_factory=dict)
+    # Games whose evaluation has other terms than the level's ``strong`` (see ``evaluate``).
+    evaluation: dict[str, int] = field(default_factory=dict)
+    # Games with another time budget per move than ``seconds`` (on the clock).
+    timing: dict[str, float] = field(default_factory=dict)
     # Games whose playouts play their opening stage to its end before counting plies
     # (``evaluate.OPENING_STAGE``: Shax's placement).
     through_opening: frozenset[str] = frozenset()
@@ -101,6 +110,15 @@ class Level:
     def policy_for(self, key: str) -> str:
         return self.policy.get(key, "uct")
 
+    def answered_for(self, key: str) -> int:
+        return self.answered.get(key, TURN2_CANDIDATES)
+
+    def strong_for(self, key: str) -> int:
+        return self.evaluation.get(key, self.strong)
+
+    def seconds_for(self, key: str) -> float:
+        return self.timing.get(key, self.seconds)
+
 
 def budget_key(game: Game) -> str:
     """The key a level's per-game figures use: Pastang apart from Poron Jikaida."""
@@ -109,12 +127,14 @@ def budget_key(game: Game) -> str:
     return game.key
 
 
+# easy's policy in the dice games (see ``Level.policy``).
+DICE_TURN = {"chebache": "turn", "sachidjun": "turn"}
 NORMAL_NODES = {
     "default": 2000,
     "shax": 2500,
     "tchela": 2800,
-    "sachidjun": 1650,
-    "chebache": 950,
+    "sachidjun": 16000,
+    "chebache": 10000,
     "pastang": 4500,
     "jikaida": 600,
 }
@@ -126,13 +146,18 @@ LEVELS: dict[str, Level] = {
             "default": 300,
             "shax": 450,
             "tchela": 350,
-            "sachidjun": 200,
-            "chebache": 300,
+            "sachidjun": 1650,
+            "chebache": 950,
             "pastang": 650,
             "jikaida": 120,
         },
         {"default": 2, "jikaida": 0, "chebache": 0, "sachidjun": 0},
         strong=False,
+        # Šačidjun and Chebache: normal's former play (its own whole turns by the finer
+        # evaluation); with UCT on material alone easy lost to flat Monte Carlo (1-0-5).
+        policy=DICE_TURN,
+        evaluation={"chebache": 2, "sachidjun": 2},
+        timing={"chebache": 0.25, "sachidjun": 0.25},
     ),
     # Tchela: no playout, the evaluation's capture threats judge the leaf (normal so won
     # 15-5 over 20 games against 8-ply playouts judged by counters alone, 0.2 s a move).
@@ -144,6 +169,10 @@ LEVELS: dict[str, Level] = {
     # further than a visit or two of each move, and with nothing to capture moved
     # aimlessly (500 plies without a capture against easy): now it judges every move
     # where it lands and searches the best 12 (``candidates``).
+    # Šačidjun and Chebache: turn2 (its best three turns weighed by the opponent's answer
+    # to every roll), issue 35: turn alone scored about two thirds against flat Monte Carlo
+    # (11-0-5 and 4-0-2). Their sizes carry every answer to its end; p95 about 1-2 s of CPU
+    # a move over random positions (29 November, the machine loaded), 1.8 s on the clock.
     "normal": Level(
         "normal",
         0.9,
@@ -152,10 +181,9 @@ LEVELS: dict[str, Level] = {
         strong=2,
         ordered=True,
         candidates={"jikaida": 12},
-        policy={
-            "chebache": "turn",
-            "sachidjun": "turn",
-        },
+        policy={"chebache": "turn2", "sachidjun": "turn2"},
+        answered={"chebache": 3, "sachidjun": 3},
+        timing={"chebache": 1.8, "sachidjun": 1.8},
     ),
     # hard: 5x normal's size. In Poron Jikaida and Pastang it widens progressively with
     # less exploration (see ``Level.widening``): with 0.7 and every answer tried once
@@ -184,16 +212,14 @@ LEVELS: dict[str, Level] = {
         "hard",
         4.5,
         {key: 5 * n for key, n in NORMAL_NODES.items()}
-        | {"jikaida": 1800, "pastang": 15000, "chebache": 40000},
+        | {"jikaida": 1800, "pastang": 15000, "chebache": 40000, "sachidjun": 45000},
         {"default": 8, "jikaida": 0, "chebache": 2, "sachidjun": 0, "tchela": 0},
         strong=2,
         ordered=True,
         candidates={"jikaida": 24},
         widening={"jikaida": (1.0, 0.2), "pastang": (1.0, 0.2)},
-        policy={
-            "chebache": "rollout",
-            "sachidjun": "turn2",
-        },
+        policy={"chebache": "rollout", "sachidjun": "turn2"},
+        answered={"sachidjun": 6},
         tactical=frozenset({"shax"}),
         through_opening=frozenset({"shax"}),
     ),
@@ -282,6 +308,7 @@ class Search:
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.timed = clock and iterations is None
+        self.given_seconds = seconds
         self.seconds = self.level.seconds if seconds is None else seconds
         self.cap = iterations or 0  # this move's search size (set by ``choose``)
         self.root: Node | None = None  # the last search's tree (None after a shortcut)
@@ -308,6 +335,8 @@ class Search:
         if len(legal) == 1:
             return SearchResult(legal[0], 0, time.perf_counter() - started, "only move")
         self.cap = self.size_for(game)
+        if self.given_seconds is None:
+            self.seconds = self.level.seconds_for(budget_key(game))
         self.deadline = started + self.seconds if self.timed else math.inf
         root_state = clone(game, keep_log=False)
         win = self.winning_move(root_state)
@@ -421,7 +450,7 @@ class Search:
             count += spent
         if policy == "turn2" and len(finals) > 1:
             team = root_state.team_of(seat)
-            candidates = finals[:TURN2_CANDIDATES]
+            candidates = distinct_turns(finals, self.level.answered_for(budget_key(root_state)))
             left = self.cap - count
             best_value = -1.0
             for index, (value, line, position) in enumerate(candidates):
@@ -456,7 +485,7 @@ class Search:
         seat = root_state.to_move
         assert seat is not None
         mine = root_state.team_of(seat) == root_state.team_of(0)
-        strong = self.level.strong
+        strong = self.level.strong_for(budget_key(root_state))
 
         def value(position: Game) -> float:
             v = evaluate(position, strong)
@@ -506,7 +535,9 @@ class Search:
         team = root_state.team_of(root_state.to_move)
         best_value = finals[0][0]
         candidates = [
-            item for item in finals[:ROLLOUT_CANDIDATES] if item[0] >= best_value - ROLLOUT_MARGIN
+            item
+            for item in distinct_turns(finals, ROLLOUT_CANDIDATES)
+            if item[0] >= best_value - ROLLOUT_MARGIN
         ]
         if len(candidates) == 1:
             return candidates[0][1], 0
@@ -553,7 +584,7 @@ class Search:
             finals, used, _complete = self._turns(state, ROLLOUT_TURN_SIZE, timed=False)
             spent += used
             state = max(finals, key=lambda item: item[0])[2]
-        value = evaluate(state, self.level.strong)
+        value = evaluate(state, self.level.strong_for(budget_key(state)))
         return (value if team == state.team_of(0) else 1.0 - value), spent
 
     def _answer(self, position: Game, team: int, budget: int) -> tuple[float | None, int]:
@@ -574,7 +605,7 @@ class Search:
             after = clone(position, keep_log=False)
             after.roll((a, b))
             if after.outcome is not None or after.to_move is None or after.dice_needed():
-                v = evaluate(after, self.level.strong)
+                v = evaluate(after, self.level.strong_for(budget_key(after)))
                 v = v if team == after.team_of(0) else 1.0 - v
             else:
                 finals, used, complete = self._turns(after, each)
@@ -814,7 +845,20 @@ class Search:
             played += 1
         if state.outcome is not None:
             return distance_value(terminal_value(state), played)
-        return evaluate(state, self.level.strong)
+        return evaluate(state, self.level.strong_for(budget_key(state)))
+
+
+def distinct_turns(
+    finals: list[tuple[float, list[str], Game]], count: int
+) -> list[tuple[float, list[str], Game]]:
+    """The first ``count`` of ``finals`` (turns, best first) that end in different positions:
+    the same moves in another order (S/2 S/5 and S/5 S/2) are one candidate, not two."""
+    kept: dict[object, tuple[float, list[str], Game]] = {}
+    for item in finals:
+        if len(kept) >= count:
+            break
+        kept.setdefault(position_key(item[2]), item)
+    return list(kept.values())
 
 
 def _mover_value(node: Node, mine: bool) -> float:
@@ -875,5 +919,5 @@ def share_of(saved: str, seat: int, level: str = DEFAULT_LEVEL) -> float:
     from games import load_game
 
     game = load_game(saved)
-    value = evaluate(game, LEVELS[level].strong)
+    value = evaluate(game, LEVELS[level].strong_for(budget_key(game)))
     return value if game.team_of(seat) == game.team_of(0) else 1.0 - value

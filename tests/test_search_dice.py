@@ -179,15 +179,73 @@ def test_a_held_gate_counts_for_its_holder():
     assert evaluate(gate) > evaluate(cika)
 
 
+def test_a_lone_piece_behind_two_held_cike_is_safe_from_a_raza():
+    # Tameg raža to roll with a pair on W2; veradi holds W5 and W6 (two raža each) and has
+    # one raža more, alone on W7 or on W3 (the rest of both sides at home). Tameg's raža
+    # would reach W7 with a 5 but pass W5 and W6 on the way, and "raža may not pass two
+    # held čike in a row": none of its 64 rolls captures there, where on W3 every roll
+    # showing a 1 does (15). For tameg's čadra, entering at NW the sub-turn after, W7 is 3
+    # cells in (17 rolls) and W3 7 cells past the wall, which a čadra may pass (21 rolls).
+    # Blocks ignored, W7 looked worse: 19 + 17/2 rolls against 15 + 21/2.
+    wall = {2: [0, 2, 0, 0], 5: [2, 0, 0, 0], 6: [2, 0, 0, 0]}
+    behind = sachidjun(wall | {7: [1, 0, 0, 0]}, [3, 6, 8, 8], 1)
+    ahead = sachidjun(wall | {3: [1, 0, 0, 0]}, [3, 6, 8, 8], 1)
+    assert evaluate(behind) > evaluate(ahead)
+
+
+def sachidjun_rolled(cells: dict[int, list[int]], prisoners: list[list[int]], dice) -> Sachidjun:
+    game = Sachidjun([], 2)
+    data = game.to_dict()
+    board = [[0, 0, 0, 0] for _ in range(36)]
+    for cell, counts in cells.items():
+        board[cell] = list(counts)
+    data["state"].update(cells=board, home=[0, 0, 0, 0], prisoners=prisoners, role=0)
+    game = Sachidjun.from_dict(data)
+    game.roll(dice)
+    return game
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_every_level_leaves_no_piece_the_answering_rolls_can_take(level):
+    # Veradi raža rolls 2-6 with a lone raža on W1 and pairs holding W5 and W6; tameg's
+    # only pieces in play are two raža on W2 (veradi holds tameg's 6 other raža and 8
+    # čadra; tameg holds 3 veradi raža and the 8 čadra), and they move next.
+    # - W1-NW (the 8 as one move) leaves the lone raža on NW, 7 beyond the tameg pair,
+    #   which would pass the held W5 and W6 to reach it (two held čike in a row: a raža may
+    #   not): none of tameg's 64 rolls can capture anything.
+    # - W1-W7 W5-W7 makes a pair on W7 but leaves one raža alone on W5, 3 beyond the pair:
+    #   every roll showing a 3 captures it (15 of 64: with 3-x the other die has nowhere
+    #   to go past the wall, so the 3 is the most of the roll that can be played; 3-3 is
+    #   two moves of 3), and 1-2 as one move of 3: 17 of 64. The evaluation before it read
+    #   the wall (blocks ignored: NW 7 away, reached by 21 rolls) preferred it.
+    # - Every other way to play 2-6 leaves a raža alone in front of the wall (on W3) or
+    #   breaks the wall (W5 or W6 left with one raža or none).
+    game = sachidjun_rolled(
+        {1: [1, 0, 0, 0], 2: [0, 2, 0, 0], 5: [2, 0, 0, 0], 6: [2, 0, 0, 0]},
+        [[6, 8], [3, 8], [0, 0], [0, 0]],
+        (2, 6),
+    )
+    assert "W1-NW" in game.legal_moves()
+    assert Search(level, seed=1, clock=False).choose_turn(game) == ["W1-NW"]
+
+
 # ---- the turn policy ---------------------------------------------------------------------
 
 
-def test_normal_and_hard_judge_whole_turns_in_the_dice_games():
-    assert LEVELS["normal"].policy_for("chebache") == "turn"
-    assert LEVELS["normal"].policy_for("sachidjun") == "turn"
+def test_every_level_judges_whole_turns_in_the_dice_games():
+    # easy its own turns; normal and hard also the opponent's answer to every roll
+    # (normal its best three turns, hard its best six in Šačidjun, rollouts in Chebache).
+    assert LEVELS["easy"].policy_for("chebache") == "turn"
+    assert LEVELS["easy"].policy_for("sachidjun") == "turn"
+    assert LEVELS["normal"].policy_for("chebache") == "turn2"
+    assert LEVELS["normal"].policy_for("sachidjun") == "turn2"
     assert LEVELS["hard"].policy_for("chebache") == "rollout"
     assert LEVELS["hard"].policy_for("sachidjun") == "turn2"
-    assert LEVELS["easy"].policy_for("chebache") == "uct"
+    assert LEVELS["normal"].answered_for("sachidjun") == 3
+    assert LEVELS["hard"].answered_for("sachidjun") == 6
+    # Other games keep the level's own policy and evaluation.
+    assert LEVELS["easy"].policy_for("shax") == "uct"
+    assert LEVELS["easy"].strong_for("shax") == 0 and LEVELS["easy"].strong_for("chebache") == 2
 
 
 # hard's Chebache as it was before its rollouts: turn2 (its tests below keep that policy's
