@@ -32,7 +32,14 @@ from typing import Any
 
 from games import Game
 
-from .evaluate import EXPANSION_ORDERS, OPENING_STAGE, PLAYOUT_TACTICS, evaluate, terminal_value
+from .evaluate import (
+    EXPANSION_ORDERS,
+    OPENING_STAGE,
+    PLAYOUT_TACTICS,
+    ROOT_FILTERS,
+    evaluate,
+    terminal_value,
+)
 from .fastcopy import clone
 
 
@@ -554,9 +561,18 @@ class Search:
         assert mover is not None
         deadline = started + self.seconds
         count = 0
+        moves = root_state.legal_moves()
+        narrow = ROOT_FILTERS.get(root_state.key)
+        if narrow is not None:
+            moves = narrow(root_state, moves)
+        if len(moves) == 1:
+            root.children[moves[0]] = Node()
+            return moves[0], count, root
         keep = self.level.candidates_for(budget_key(root_state))
         if keep:
-            count = self._widen(root, root_state, team0, keep)
+            count = self._widen(root, root_state, team0, keep, moves)
+        else:
+            root.untried = self._expansion_order(root_state, moves)
         while count < self.cap:
             if self.timed and count and time.perf_counter() >= deadline:
                 break
@@ -578,16 +594,16 @@ class Search:
         best = tied[0] if len(tied) == 1 else self.rng.choice(tied)
         return best, count, root
 
-    def _widen(self, root: Node, root_state: Game, team0: int, keep: int) -> int:
-        """Judge every move of the root where it lands (as a first visit would), and give
-        the search only the ``keep`` best: with some 200 moves (Poron Jikaida) a search of
+    def _widen(self, root: Node, root_state: Game, team0: int, keep: int, moves: list[str]) -> int:
+        """Judge every one of the root's ``moves`` where it lands (as a first visit would),
+        and give the search only the ``keep`` best: with some 200 moves (Poron Jikaida) a search of
         a few hundred iterations otherwise spends them all on a visit or two of each, and
         sees no further. A timed search past its deadline stops judging once it has
         ``keep`` (on a loaded machine the 200 judgements alone could outlast normal's
         time). Returns the moves judged (each counts as an iteration)."""
         mover = root_state.to_move
         mine = root_state.team_of(mover) == team0
-        moves = root_state.legal_moves()
+        moves = list(moves)
         self.rng.shuffle(moves)
         judged: list[tuple[float, str]] = []
         for move in moves:
@@ -638,11 +654,7 @@ class Search:
                 path.append(node)
                 continue
             if node.untried is None:
-                node.untried = state.legal_moves()
-                rng.shuffle(node.untried)
-                order = EXPANSION_ORDERS.get(state.key) if self.level.ordered else None
-                if order is not None:
-                    order(state, node.untried)
+                node.untried = self._expansion_order(state, state.legal_moves())
             seat = state.to_move
             assert seat is not None
             if node.untried and (
@@ -674,6 +686,15 @@ class Search:
         for visited in path:
             visited.visits += 1
             visited.total += value
+
+    def _expansion_order(self, state: Game, moves: list[str]) -> list[str]:
+        """A node's untried ``moves`` in the order they are tried (popped from the end):
+        shuffled, then where the level asks for it in the game's order (captures first)."""
+        self.rng.shuffle(moves)
+        order = EXPANSION_ORDERS.get(state.key) if self.level.ordered else None
+        if order is not None:
+            order(state, moves)
+        return moves
 
     def _playout(self, state: Game) -> float:
         rng = self.rng
