@@ -1660,6 +1660,35 @@ class Jikaida(Game):
             if board[t] and board[t] >> 4 != side
         ]
 
+    def sketch(self, move: str) -> Jikaida:
+        """A copy with ``move`` (one of ``legal_moves()``) made on the board and the turn
+        passed, and nothing else: no record, no description, no test of whether the game
+        is over (its ``outcome`` is this one's). For the bot's quick look at what the
+        opponent could take after a move; ``push_legal`` lists every answer to see whether
+        the game is over, several times the cost."""
+        twin = copy.copy(self)
+        board = twin.board = list(self.board)
+        unmoved = twin.unmoved = set(self.unmoved)
+        twin.fluttember = list(self.fluttember)
+        twin.log = []
+        twin._legal_cache = None
+        parse = self.geo.parse
+        if "<>" in move:
+            a, b = (parse(x) for x in move.split("<>"))
+            assert a is not None and b is not None
+            board[a], board[b] = board[b], board[a]
+            twin.fluttember[self.turn] = False
+            unmoved.difference_update((a, b))
+        else:
+            route, _, promotion = move.partition("=")
+            a, b = (parse(x) for x in re.split("[-x]", route))
+            assert a is not None and b is not None
+            piece = board[a] if not promotion else (board[a] & 16) + KIND_OF[promotion]
+            board[b], board[a] = piece, 0
+            unmoved.difference_update((a, b))
+        twin.turn = 1 - self.turn
+        return twin
+
     def attackers(self, t: int, by: int, board: list[int] | None = None) -> list[int]:
         """The squares of the pieces of side ``by`` that could capture on ``t`` with one
         move now (``t`` holding a piece of the other side): every pseudo-legal capture, as

@@ -21,13 +21,10 @@ Pins are not considered (a pinned piece still takes back), nor promotions in an 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
 from games.jikaida import KA, PK, C, D, H, J, K, P, S
-
-from .fastcopy import clone
 
 # A player's values of the pieces, in Swods (also the evaluation's, ``search.evaluate``).
 VALUES = {K: 0.0, P: 12.0, KA: 9.0, C: 8.0, J: 5.0, H: 3.5, PK: 3.5, D: 2.0, S: 1.0}
@@ -114,22 +111,21 @@ def material(game: Any, side: int) -> float:
     return total
 
 
-def move_balance(game: Any, move: str) -> float:
+def move_balance(game: Any, move: str, standing: float | None = None) -> float:
     """What ``move`` wins at once (the piece it takes, a promotion) less what the opponent
-    then wins with one of its legal captures (``threat``)."""
+    then wins with one capture (``threat``; in Kaida, among its legal moves only).
+    ``standing``: the mover's ``material`` before the move, where already known."""
     mover = game.turn
-    after = clone(game, keep_log=False)
-    after.push_legal(move)
-    if after.outcome is not None:
-        winners = after.outcome.winners
-        return math.inf if mover in winners else (0.0 if not winners else -math.inf)
-    gained = material(after, mover) - material(game, mover)
-    return gained - threat(after, 1 - mover, legal_captures(after))
+    after = game.sketch(move)
+    if standing is None:
+        standing = material(game, mover)
+    gained = material(after, mover) - standing
+    answers = legal_captures(after) if after.in_kaida() else None
+    return gained - threat(after, 1 - mover, answers)
 
 
 def legal_captures(game: Any) -> list[tuple[int, int]]:
-    """The side to move's legal captures of enemy pieces, as (from, to) (read from its
-    legal moves, which the engine has already listed to see whether the game is over)."""
+    """The side to move's legal captures of enemy pieces, as (from, to)."""
     parse, board, side = game.geo.parse, game.board, game.turn
     pairs = []
     for move in game.legal_moves():
@@ -145,6 +141,7 @@ def legal_captures(game: Any) -> list[tuple[int, int]]:
 def safe_moves(game: Any, moves: Sequence[str]) -> list[str]:
     """The ``moves`` that lose no material to a simple exchange (see the module's text), in
     their order; all of them where the balances cannot tell them apart."""
-    balances = [move_balance(game, move) for move in moves]
+    standing = material(game, game.turn)
+    balances = [move_balance(game, move, standing) for move in moves]
     floor = min(max(balances), 0.0) - TOLERANCE
     return [move for move, balance in zip(moves, balances, strict=True) if balance >= floor]
