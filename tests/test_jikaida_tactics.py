@@ -144,3 +144,25 @@ def test_the_attackers_are_the_move_generators_captures(seed, pastang):
         for t, v in enumerate(game.board):
             if v and v >> 4 != side:
                 assert set(game.attackers(t, side)) == reach.get(t, set())
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.integers(0, 10**6), st.booleans())
+def test_a_sketch_makes_the_move_on_the_board_as_playing_it_does(seed, pastang):
+    rng = random.Random(seed)
+    game = Jikaida(["pastang"] if pastang else [])
+    for _ in range(rng.randrange(0, 80)):
+        if game.is_over:
+            break
+        moves = game.legal_moves()
+        for move in rng.sample(moves, min(5, len(moves))):
+            played = game.copy()
+            played.push_legal(move)
+            sketch = game.sketch(move)
+            assert (sketch.board, sketch.unmoved, sketch.turn) == (
+                played.board,
+                played.unmoved,
+                played.turn,
+            )
+            assert sketch.fluttember == played.fluttember
+        game.push_legal(rng.choice(moves))
