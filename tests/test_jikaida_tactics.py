@@ -166,3 +166,24 @@ def test_a_sketch_makes_the_move_on_the_board_as_playing_it_does(seed, pastang):
             )
             assert sketch.fluttember == played.fluttember
         game.push_legal(rng.choice(moves))
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.integers(0, 10**6), st.booleans())
+def test_the_filter_keeps_the_best_balanced_moves_and_never_all_go(seed, pastang):
+    rng = random.Random(seed)
+    game = Jikaida(["pastang"] if pastang else [])
+    for _ in range(rng.randrange(0, 100)):
+        if game.is_over:
+            break
+        game.push_legal(rng.choice(game.legal_moves()))
+    if game.is_over:
+        return
+    moves = game.legal_moves()
+    kept = safe_moves(game, moves)
+    balances = {move: move_balance(game, move) for move in moves}
+    best = max(balances.values())
+    assert kept and set(kept) <= set(moves)
+    assert {m for m in moves if balances[m] == best} <= set(kept)
+    assert all(balances[m] >= min(best, 0.0) - 0.5 for m in kept)
+    assert all(balances[m] < min(best, 0.0) - 0.5 for m in set(moves) - set(kept))
