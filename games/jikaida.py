@@ -1643,16 +1643,125 @@ class Jikaida(Game):
         vaults, double moves and Pallan powers (Propt is not considered)."""
         board = self.board
         found: list[tuple[int, int, bool]] = []
-        for s, targets in self._pseudo_targets(side):
-            mover = board[s]
-            for t in targets:
-                victim = board[t]
-                if not victim or victim >> 4 == side:
-                    continue
-                after = board[:]
-                after[t], after[s] = mover, 0
-                found.append((s, t, self._attacked(t, 1 - side, None, after)))
+        for s, t in self.capture_pairs(side):
+            after = board[:]
+            after[t], after[s] = board[s], 0
+            found.append((s, t, self._attacked(t, 1 - side, None, after)))
         return found
+
+    def capture_pairs(self, side: int) -> list[tuple[int, int]]:
+        """The captures of enemy pieces ``side`` could make with one move now, as (from,
+        to): pseudo-legal (one that would leave its own King in Kaida is listed too)."""
+        board = self.board
+        return [
+            (s, t)
+            for s, targets in self._pseudo_targets(side)
+            for t in targets
+            if board[t] and board[t] >> 4 != side
+        ]
+
+    def sketch(self, move: str) -> Jikaida:
+        """A copy with ``move`` (one of ``legal_moves()``) made on the board and the turn
+        passed, and nothing else: no record, no description, no test of whether the game
+        is over (its ``outcome`` is this one's). For the bot's quick look at what the
+        opponent could take after a move; ``push_legal`` lists every answer to see whether
+        the game is over, several times the cost."""
+        twin = copy.copy(self)
+        board = twin.board = list(self.board)
+        unmoved = twin.unmoved = set(self.unmoved)
+        twin.fluttember = list(self.fluttember)
+        twin.log = []
+        twin._legal_cache = None
+        parse = self.geo.parse
+        if "<>" in move:
+            a, b = (parse(x) for x in move.split("<>"))
+            assert a is not None and b is not None
+            board[a], board[b] = board[b], board[a]
+            twin.fluttember[self.turn] = False
+            unmoved.difference_update((a, b))
+        else:
+            route, _, promotion = move.partition("=")
+            a, b = (parse(x) for x in re.split("[-x]", route))
+            assert a is not None and b is not None
+            piece = board[a] if not promotion else (board[a] & 16) + KIND_OF[promotion]
+            board[b], board[a] = piece, 0
+            unmoved.difference_update((a, b))
+        twin.turn = 1 - self.turn
+        return twin
+
+    def attackers(self, t: int, by: int, board: list[int] | None = None) -> list[int]:
+        """The squares of the pieces of side ``by`` that could capture on ``t`` with one
+        move now (``t`` holding a piece of the other side): every pseudo-legal capture, as
+        the move generator finds them, tested backwards from ``t`` like Kaida
+        (``_attacked``): plain moves and leaps, straight vaults, the unmoved Deldars' and
+        Paktuns' double moves and the Pallans' powers. A Propt Swod on ``t`` is safe from
+        Swods. Pins are not considered. ``board`` (default ``self.board``) may be a
+        position a few captures on (the exchanges of ``search.jikaida_tactics``); a square
+        ``self.unmoved`` names holds an unmoved piece only if it is the piece that was
+        there."""
+        if board is None:
+            board = self.board
+        found = self._plain_attackers(t, by, board)
+        runs = self._vault_attackers(t, by, board, found)
+        for p, v in enumerate(board):
+            if not v or v >> 4 != by or p in found:
+                continue
+            kind = v & 15
+            if kind == P:
+                if self._pallan_attack(t, [p], runs, board):
+                    found.append(p)
+            elif kind in (D, PK) and p in self.unmoved and self.geo.dist[t * self.geo.n + p] <= 4:
+                reaches = self._deldar_reaches if kind == D else self._paktun_reaches
+                if reaches(p, t, board):
+                    found.append(p)
+        victim = board[t]
+        if victim & 15 == S and any(board[u] == victim - S + D for u in self.geo.king[t]):
+            found = [p for p in found if board[p] & 15 != S]  # Propt: no Swod may take it
+        return found
+
+    def _plain_attackers(self, t: int, by: int, board: list[int]) -> list[int]:
+        """The pieces of ``by`` reaching ``t`` by a plain move along a ray or a leap."""
+        found = []
+        for d, ray in enumerate(self.geo.ray[t]):
+            for n, p in enumerate(ray, start=1):
+                v = board[p]
+                if v:
+                    if v >> 4 == by and self._ray_hit(t, d, n, p, v):
+                        found.append(p)
+                    break
+        for p in self.geo.knight_one[t]:
+            v = board[p]
+            if v and v >> 4 == by and v & 15 in (PK, KA, P) and p not in found:
+                found.append(p)
+        return found
+
+    def _vault_attackers(
+        self, t: int, by: int, board: list[int], found: list[int]
+    ) -> list[tuple[int, list[int], int]]:
+        """Adds to ``found`` the pieces of ``by`` vaulting onto ``t`` along a straight line
+        (see ``_vault_attack``); returns the runs of pieces around ``t`` for the Pallans."""
+        rank, need = self.geo.rank, self.line_min
+        fwd = 1 if by == YELLOW else -1
+        runs: list[tuple[int, list[int], int]] = []
+        for d, ray in enumerate(self.geo.ray[t]):
+            n = 0
+            beyond = -1
+            for p in ray:
+                v = board[p]
+                if not v:
+                    beyond = p
+                    break
+                n += 1
+                if (
+                    n > need
+                    and v >> 4 == by
+                    and (v & 15 != S or rank[t] - rank[p] == fwd * n)
+                    and p not in found
+                ):
+                    found.append(p)
+            if n:
+                runs.append((d, ray[:n], beyond))
+        return runs
 
     # ---- display -----------------------------------------------------------
 

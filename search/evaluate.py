@@ -17,9 +17,11 @@ from typing import Any
 
 from games import Game
 from games.chebache import CROSS_NUMBER, FINISH, KINGS, PATHS, START, TIVITS
-from games.jikaida import BLUE, KA, PK, YELLOW, C, D, H, J, K, P, S
+from games.jikaida import BLUE, YELLOW, K, S
 from games.sachidjun import ENTRY, IS_SAKE, PASS_LIMIT, RING, TAMEG, VERADI
 from games.shax import ADJACENT, MILLS, MILLS_THROUGH
+
+from .jikaida_tactics import PASTANG_VALUES, VALUES, safe_moves
 
 # ---- Shax ----------------------------------------------------------------------------
 
@@ -407,9 +409,6 @@ def _chebache(game: Any, strong: bool) -> float:
 
 # ---- Poron Jikaida and Pastang -------------------------------------------------------
 
-VALUES = {K: 0.0, P: 12.0, KA: 9.0, C: 8.0, J: 5.0, H: 3.5, PK: 3.5, D: 2.0, S: 1.0}
-PASTANG_VALUES = {K: 0.0, D: 3.0, S: 1.0}
-
 
 # The Poron Jikaida terms of strong 2 (normal, hard): the share of the mover's best
 # capture counted now, and of the capture its opponent threatens
@@ -560,6 +559,14 @@ def _jikaida_capture_order(game: Any, moves: list[str]) -> None:
 # Games whose search expands captures first (per node, a stable sort of the shuffled moves).
 EXPANSION_ORDERS: dict[str, Callable[[Any, list[str]], None]] = {
     "jikaida": _jikaida_capture_order,
+}
+
+
+# Games whose search considers only some of the root's legal moves (at every level): Poron
+# Jikaida and Pastang drop the moves that lose material to a simple exchange
+# (``jikaida_tactics.safe_moves``).
+ROOT_FILTERS: dict[str, Callable[[Any, list[str]], list[str]]] = {
+    "jikaida": safe_moves,
 }
 
 

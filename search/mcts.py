@@ -43,6 +43,7 @@ from .evaluate import (
     MOVE_FILTERS,
     OPENING_STAGE,
     PLAYOUT_TACTICS,
+    ROOT_FILTERS,
     evaluate,
     terminal_value,
 )
@@ -627,9 +628,18 @@ class Search:
         assert mover is not None
         deadline = started + self.seconds
         count = 0
+        moves = root_state.legal_moves()
+        narrow = ROOT_FILTERS.get(root_state.key)
+        if narrow is not None:
+            moves = narrow(root_state, moves)
+        if len(moves) == 1:
+            root.children[moves[0]] = Node()
+            return moves[0], count, root
         keep = self.level.candidates_for(budget_key(root_state))
         if keep:
-            count = self._widen(root, root_state, team0, keep)
+            count = self._widen(root, root_state, team0, keep, moves)
+        else:
+            root.untried = self._moves(root_state, moves)
         while count < self.cap and root.proof is None:
             if self.timed and count and time.perf_counter() >= deadline:
                 break
@@ -674,16 +684,16 @@ class Search:
         tied = sorted(move for move in open_moves if key(move) == top)
         return tied[0] if len(tied) == 1 or rng is None else rng.choice(tied)
 
-    def _widen(self, root: Node, root_state: Game, team0: int, keep: int) -> int:
-        """Judge every move of the root where it lands (as a first visit would), and give
-        the search only the ``keep`` best: with some 200 moves (Poron Jikaida) a search of
+    def _widen(self, root: Node, root_state: Game, team0: int, keep: int, moves: list[str]) -> int:
+        """Judge every one of the root's ``moves`` where it lands (as a first visit would),
+        and give the search only the ``keep`` best: with some 200 moves (Poron Jikaida) a search of
         a few hundred iterations otherwise spends them all on a visit or two of each, and
         sees no further. A timed search past its deadline stops judging once it has
         ``keep`` (on a loaded machine the 200 judgements alone could outlast normal's
         time). Returns the moves judged (each counts as an iteration)."""
         mover = root_state.to_move
         mine = root_state.team_of(mover) == team0
-        moves = root_state.legal_moves()
+        moves = list(moves)
         self.rng.shuffle(moves)
         judged: list[tuple[float, str]] = []
         for move in moves:
@@ -785,14 +795,20 @@ class Search:
             visited.visits += 1
             visited.total += value
 
-    def _moves(self, state: Game) -> list[str]:
-        """A new node's moves, in the order the search tries them (from the end): shuffled,
-        the level's expansion order where it has one; only those the game's tactics leave
-        (``evaluate.MOVE_FILTERS``) where they leave no real choice."""
-        moves = state.legal_moves()
+    def _moves(self, state: Game, moves: list[str] | None = None) -> list[str]:
+        """A node's moves (``moves``: the root's, already narrowed by ``ROOT_FILTERS``), in
+        the order the search tries them: only those the game's tactics leave
+        (``evaluate.MOVE_FILTERS``) where they leave no real choice, in expansion order."""
+        if moves is None:
+            moves = state.legal_moves()
         keep = MOVE_FILTERS.get(state.key)
         if keep is not None:
             moves = keep(state, moves) or moves
+        return self._expansion_order(state, moves)
+
+    def _expansion_order(self, state: Game, moves: list[str]) -> list[str]:
+        """A node's untried ``moves`` in the order they are tried (popped from the end):
+        shuffled, then where the level asks for it in the game's order (captures first)."""
         self.rng.shuffle(moves)
         order = EXPANSION_ORDERS.get(state.key) if self.level.ordered else None
         if order is not None:
