@@ -420,7 +420,9 @@ def test_sachidjun_seat_counts_only_name_who_moves_for_the_bot():
                 assert len({evaluate(game, strong) for game in tables}) == 1
             if ply % 15 == 0:
                 level = "hard" if (seed, ply) == (0, 30) else "normal"
-                turns = [Search(level, ply, clock=False).choose_turn(g) for g in tables]
+                turns = [
+                    Search(level, ply, iterations=500, clock=False).choose_turn(g) for g in tables
+                ]
                 assert all(turn == turns[0] for turn in turns), (seed, ply, turns)
             move = rng.choice(first.legal_moves())
             for game in tables:
