@@ -37,7 +37,6 @@ class GifWriter:
         self._out = io.BytesIO()
         self._previous: Image.Image | None = None
         self._pending: tuple[bytes, int] | None = None  # the last image, held for its time
-        self.frames = 0
 
     @property
     def size(self) -> int:
@@ -62,7 +61,6 @@ class GifWriter:
             changed.paste(self._transparent, mask=delta.crop(box).point(UNCHANGED_MASK, "1"))
             self._hold(_image_block(changed, box[:2]), duration_ms)
         self._previous = frame
-        self.frames += 1
 
     def finish(self) -> bytes:
         if self._pending is None:
