@@ -484,6 +484,7 @@ async def queries(url: str, samples: int = 300) -> list[str]:
             "recent_changes": (guild, player, 5),
             "rating_points": (guild, player, "shax", 201),
             "rating_since": (guild, player, "shax", START - 30 * 86400),
+            "ratings_since": (START - 30 * 86400, guild, player),
             "overall_top": (guild, 5, 10),
             "overall_place": (guild, 0.0, 0.0, player, 5),
             "overall_counts": (5, guild),
@@ -493,6 +494,7 @@ async def queries(url: str, samples: int = 300) -> list[str]:
             "recent_changes": (*heavy, 5),
             "rating_points": (*heavy, "shax", 201),
             "rating_since": (*heavy, "shax", START - 30 * 86400),
+            "ratings_since": (START - 30 * 86400, *heavy),
         }
         plans |= {f"{name} (heaviest)": params for name, params in heavy_plans.items()}
         for name, params in plans.items():
