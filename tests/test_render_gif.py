@@ -138,8 +138,8 @@ def test_the_writer_stores_the_changed_box_and_lengthens_a_repeated_frame():
 
 
 def test_a_gif_over_the_limit_is_given_up_as_soon_as_it_passes_it(monkeypatch):
-    record = record_from_game(random_game("tchela", 6, 30))
-    assert len(record.moves) == 30
+    record = record_from_game(random_game("tchela", 6, 12))
+    assert len(record.moves) == 12
     first_frame = game_gif_info(record_from_game(random_game("tchela", 6, 0))).data
     drawn = []
     draw = RENDERERS["tchela"]
@@ -149,10 +149,10 @@ def test_a_gif_over_the_limit_is_given_up_as_soon_as_it_passes_it(monkeypatch):
         return draw(game)
 
     monkeypatch.setitem(RENDERERS, "tchela", counted)
-    assert not game_gif_info(record).sampled and len(drawn) == 31
+    assert not game_gif_info(record).sampled and len(drawn) == 13
     drawn.clear()
     info = game_gif_info(record, limit=len(first_frame) + 10)
-    # The second frame passes the limit: each try (31, 20, 13, 8, 5 and 3 frames) stops
-    # there, and the last, of 2 frames (the start and the end), is kept whatever its size.
-    assert info.plies == (0, 30)
-    assert len(drawn) == 7 * 2 and drawn[-2:] == [0, 30]
+    # The second frame passes the limit: each try (13, 8, 5 and 3 frames) stops there, and
+    # the last, of 2 frames (the start and the end), is kept whatever its size.
+    assert info.plies == (0, 12)
+    assert len(drawn) == 5 * 2 and drawn[-2:] == [0, 12]
