@@ -1,12 +1,17 @@
 """The animated GIF of a whole game (issue 17): a 200-ply game of each game, seeded random
 moves, rendered frame by frame and encoded. Target: under 10 s, and under Discord's 8 MB.
+Its memory (issue 33): each game's GIF made in a fresh process, whose peak RSS (``ru_maxrss``)
+is read before the GIF (the interpreter, the modules and the game's record) and after it.
+Target: a peak of at most 200 MiB.
 
 ``python -m bench.gif``; part of ``make bench``.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
+import resource
 
 from games import GAMES, Game, new_game
 from games.record import record_from_game
@@ -56,6 +61,37 @@ def gif_lines() -> list[str]:
     return lines
 
 
+PEAK_TARGET_MIB = 200.0
+
+
+def peak_mib() -> float:
+    """The peak resident memory of this process so far (Linux counts ``ru_maxrss`` in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def gif_peaks(key: str) -> tuple[float, float, int]:
+    """In this (fresh) process: the peak RSS before and after making ``key``'s GIF, and its
+    size in bytes."""
+    record = record_from_game(long_game(key))
+    before = peak_mib()
+    size = len(game_gif_info(record).data)
+    return before, peak_mib(), size
+
+
+def memory_lines() -> list[str]:
+    lines = [f"Peak memory of a process making a {PLIES}-ply GIF ({machine_load()})"]
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter for each game
+    for key in GAMES:
+        with context.Pool(1) as pool:
+            before, after, size = pool.apply(gif_peaks, (key,))
+        lines.append(
+            f"  {key:<10} peak {after:6.1f} MiB (before the GIF {before:6.1f} MiB)"
+            f" target <= {PEAK_TARGET_MIB:g} MiB {verdict(after, PEAK_TARGET_MIB)}"
+            f"   {size / 1e6:5.2f} MB"
+        )
+    return lines
+
+
 STEP_TARGET_MS = 100.0
 
 
@@ -91,6 +127,8 @@ def step_lines() -> list[str]:
 
 def main() -> None:
     print("\n".join(gif_lines()))
+    print()
+    print("\n".join(memory_lines()))
     print()
     print("\n".join(step_lines()))
     print()

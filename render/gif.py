@@ -3,11 +3,13 @@
 A frame per ply (the start position first), each drawn by the game's own renderer, so the
 last move is highlighted as on the boards; the final frame is held longer. Every renderer
 draws with a fixed palette per game (``render/palettes.py``), which becomes the GIF's one
-global palette. Each frame after the first stores only what changed: Pillow crops it to
-the box that differs from the previous frame and paints the unchanged pixels inside that
-box with a transparent index (``optimize=True`` with ``transparency``), which LZW packs
-into almost nothing. A game too long for ``max_frames`` is sampled evenly (the start and
-the end always shown), and the last frame says so. Pure: no I/O.
+global palette. Each frame after the first stores only what changed: it is cropped to the
+box that differs from the previous frame and the unchanged pixels inside that box are
+painted with a transparent index, which LZW packs into almost nothing. Each frame is
+compressed as soon as it is drawn (``render/gif_writer.py``): a 200-ply game's GIF holds
+two frames at a time, not 201. A game too long for ``max_frames`` is sampled evenly (the
+start and the end always shown), and the last frame says so; a GIF over ``limit`` is given
+up as soon as it passes it and made again with fewer frames. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from games.record import GameRecord
 
 from . import RENDERERS
 from .common import INK, PANEL_RIM, WHITE_TEXT
+from .gif_writer import GifWriter
 from .palettes import PALETTES
 
 GIF_LIMIT = 8_000_000  # bytes: Discord's upload limit for a server without boosts
@@ -102,36 +105,35 @@ def game_gif_info(
         if len(plies) < total + 1:
             step = total / (len(plies) - 1)
             note = f"{len(plies)} frames of {total} plies: about one every {step:.1f}"
-        data = _encode(record, plies, note)
-        if len(data) <= limit or max_frames <= 2:
+        last_try = max_frames <= 2
+        data = _encode(record, plies, note, None if last_try else limit)
+        if data is not None:
             return GifInfo(data, tuple(plies), total, note)
         max_frames = max(2, min(max_frames, total + 1) * 2 // 3)
 
 
-def _encode(record: GameRecord, plies: list[int], note: str | None) -> bytes:
+def _encode(
+    record: GameRecord, plies: list[int], note: str | None, limit: int | None
+) -> bytes | None:
+    """The GIF of ``plies``, each frame compressed as soon as it is drawn (``GifWriter``);
+    None as soon as it passes ``limit`` bytes."""
     palette, spare = _gif_palette(record.game)
-    frames: list[Image.Image] = []
+    writer = GifWriter(palette, TRANSPARENT)
+    size: tuple[int, int] | None = None
     for ply, game in positions(record, plies):
         frame = _frame(RENDERERS[record.game](game), palette, spare)
-        if ply == plies[-1] and note is not None:
+        last = ply == plies[-1]
+        if last and note is not None:
             _write_note(frame, palette, note)
-        if frames and frame.size != frames[0].size:  # a renderer changed its size: pad
-            frame = _fit(frame, frames[0].size, palette)
-        frames.append(frame)
-    durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
-    buffer = io.BytesIO()
-    frames[0].save(
-        buffer,
-        format="GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=durations,
-        loop=0,
-        disposal=1,  # keep each frame: the next one paints only what changed
-        optimize=True,
-        transparency=TRANSPARENT,
-    )
-    return buffer.getvalue()
+        if size is None:
+            size = frame.size
+        elif frame.size != size:  # a renderer changed its size: pad
+            frame = _fit(frame, size, palette)
+        writer.add(frame, LAST_FRAME_MS if last else FRAME_MS)
+        if limit is not None and writer.size > limit:
+            return None
+    data = writer.finish()
+    return None if limit is not None and len(data) > limit else data
 
 
 def _gif_palette(key: str) -> tuple[list[int], bytes | None]:

@@ -10,9 +10,10 @@ from PIL import Image, ImageChops
 
 from games import Game, new_game
 from games.record import record_from_game
-from render import render_png
+from render import RENDERERS, render_png
 from render.common import PANEL_RIM
 from render.gif import FRAME_MS, LAST_FRAME_MS, NOTE_HEIGHT, game_gif_info, sampled_plies
+from render.gif_writer import GifWriter
 
 
 def random_game(key: str, seed: int, plies: int) -> Game:
@@ -105,3 +106,53 @@ def test_a_gif_over_the_limit_is_sampled_until_it_fits():
     smaller = game_gif_info(record, limit=limit)
     assert smaller.sampled and len(smaller.data) <= limit
     assert len(frames(smaller.data)) == len(smaller.plies)
+
+
+def paletted(size: tuple[int, int], fill: int, dots: dict[tuple[int, int], int]) -> Image.Image:
+    image = Image.new("P", size, fill)
+    image.putpalette(GREYS)
+    for xy, index in dots.items():
+        image.putpixel(xy, index)
+    return image
+
+
+GREYS = [value for grey in range(256) for value in (grey, grey, grey)]
+
+
+def test_the_writer_stores_the_changed_box_and_lengthens_a_repeated_frame():
+    first = paletted((20, 10), 50, {})
+    second = paletted((20, 10), 50, {(3, 4): 7, (7, 5): 9})  # the box (3, 4)-(7, 5)
+    writer = GifWriter(GREYS, 255)
+    writer.add(first, 900)
+    writer.add(second, 900)
+    writer.add(second.copy(), 900)  # the same again: the second frame shows 1.8 s
+    writer.add(first, 5000)
+    gif = Image.open(io.BytesIO(writer.finish()))
+    assert gif.n_frames == 3
+    shown = []
+    for index, expected in enumerate((first, second, first)):
+        gif.seek(index)
+        shown.append((gif.tile[0][1], gif.info["duration"]))
+        assert ImageChops.difference(gif.convert("L"), expected.convert("L")).getbbox() is None
+    assert shown == [((0, 0, 20, 10), 900), ((3, 4, 8, 6), 1800), ((3, 4, 8, 6), 5000)]
+
+
+def test_a_gif_over_the_limit_is_given_up_as_soon_as_it_passes_it(monkeypatch):
+    record = record_from_game(random_game("tchela", 6, 12))
+    assert len(record.moves) == 12
+    first_frame = game_gif_info(record_from_game(random_game("tchela", 6, 0))).data
+    drawn = []
+    draw = RENDERERS["tchela"]
+
+    def counted(game: Game) -> bytes:
+        drawn.append(game.ply)
+        return draw(game)
+
+    monkeypatch.setitem(RENDERERS, "tchela", counted)
+    assert not game_gif_info(record).sampled and len(drawn) == 13
+    drawn.clear()
+    info = game_gif_info(record, limit=len(first_frame) + 10)
+    # The second frame passes the limit: each try (13, 8, 5 and 3 frames) stops there, and
+    # the last, of 2 frames (the start and the end), is kept whatever its size.
+    assert info.plies == (0, 12)
+    assert len(drawn) == 5 * 2 and drawn[-2:] == [0, 12]

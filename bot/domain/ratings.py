@@ -175,10 +175,8 @@ async def load_stats(
         (r for r in rows if r.game != TOTAL and (game is None or r.game == game)),
         key=lambda r: (-r.games, r.game),
     )
-    changes: dict[str, int] = {}
-    for row in played:
-        first = await store.rating_since(guild_id, user_id, row.game, now - MONTH)
-        changes[row.game] = month_change(row.mu, first)
+    month_start = await store.ratings_since(guild_id, user_id, now - MONTH)
+    changes = {row.game: month_change(row.mu, month_start.get(row.game)) for row in played}
     recent = [
         RecentGame(
             change.game_id,

@@ -212,6 +212,15 @@ def queries(dialect: Dialect) -> dict[str, str]:
             " WHERE guild_id = ? AND user_id = ? AND game = ? AND finished_at >= ?"
             " ORDER BY finished_at, game_id LIMIT 1"
         ),
+        # ``rating_since`` for each game the player has a rating in, in one query (issue
+        # 33: /game stats made one per game): an index seek per game, whatever the history.
+        "ratings_since": (
+            "SELECT game, (SELECT mu_before FROM rating_history AS history"
+            " WHERE history.guild_id = ratings.guild_id AND history.user_id = ratings.user_id"
+            " AND history.game = ratings.game AND history.finished_at >= ?"
+            " ORDER BY history.finished_at, history.game_id LIMIT 1) AS mu_before"
+            f" FROM ratings WHERE guild_id = ? AND user_id = ? AND game <> '{TOTAL}'"
+        ),
     }
 
 
@@ -609,6 +618,12 @@ class SqlStore(TournamentStore):
         """The user's mu before their first game in ``game`` since ``since`` (None: none)."""
         row = await self._one("rating_since", guild_id, user_id, game, since)
         return None if row is None else row[0]
+
+    async def ratings_since(self, guild_id: int, user_id: int, since: float) -> dict[str, float]:
+        """``rating_since`` of each game the user has a rating in: game -> mu before their
+        first game in it since ``since`` (games they have not played since are left out)."""
+        rows = await self._all("ratings_since", since, guild_id, user_id)
+        return {row[0]: row[1] for row in rows if row[1] is not None}
 
     # ---- server settings and vacations ------------------------------------------
 

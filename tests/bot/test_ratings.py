@@ -400,6 +400,33 @@ async def test_the_upgrade_rates_finished_games_in_the_order_they_ended(fresh_ur
         await reopened.close()
 
 
+async def test_each_games_rating_at_the_start_of_a_window_in_one_query(store):
+    # Alice beats Bob at Shax at START, +10 and +20, and at Tchela at +5 (game ids 1-4).
+    played = [(1, "shax", 0), (2, "tchela", 5), (3, "shax", 10), (4, "shax", 20)]
+    alice, bob = Player(ALICE, None), Player(BOB, None)
+    await store.rate_games(
+        [RatingJob(i, GUILD, game, START + t, ((alice,), (bob,)), (0, 1)) for i, game, t in played]
+    )
+    after = {
+        game_id: next(c.mu for c in await store.rating_changes(game_id) if c.user_id == ALICE)
+        for game_id, _, _ in played
+    }
+    # Before anything: each game's first rating, the model's starting mu (25).
+    assert await store.ratings_since(GUILD, ALICE, START - 1) == {"shax": 25.0, "tchela": 25.0}
+    # From START + 1: Shax's first game since is game 3, rated from game 1's result; Tchela's
+    # only game (at +5) is still in the window.
+    assert await store.ratings_since(GUILD, ALICE, START + 1) == {"shax": after[1], "tchela": 25.0}
+    assert await store.ratings_since(GUILD, ALICE, START + 11) == {"shax": after[3]}
+    assert await store.ratings_since(GUILD, ALICE, START + 21) == {}
+    assert await store.ratings_since(GUILD + 1, ALICE, START - 1) == {}  # another server
+    for since in (START - 1, START + 1, START + 5, START + 6, START + 20):
+        each = {
+            game: await store.rating_since(GUILD, BOB, game, since) for game in ("shax", "tchela")
+        }
+        expected = {game: mu for game, mu in each.items() if mu is not None}
+        assert await store.ratings_since(GUILD, BOB, since) == expected, since
+
+
 # ---- the overall leaderboard: counted in the database, the same as ranking every row -----
 
 

@@ -267,6 +267,7 @@ PLAN_PARAMS = {
     "recent_changes_in_game": (GUILD, 11, "shax", 10),
     "rating_points": (GUILD, 11, "shax", 200),
     "rating_since": (GUILD, 11, "shax", START),
+    "ratings_since": (START, GUILD, 11),
 }
 
 
@@ -354,6 +355,7 @@ RATING_INDEXES = {
     "recent_changes_in_game": "INDEX history_of_user_game",
     "rating_points": "INDEX history_of_user_game",
     "rating_since": "INDEX history_of_user_game",
+    "ratings_since": "INDEX history_of_user_game",  # a seek per game in the player's ratings
 }
 
 

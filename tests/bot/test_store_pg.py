@@ -285,6 +285,7 @@ PLAN_PARAMS = {
     "recent_changes_in_game": (GUILD, 11, "shax", 10),
     "rating_points": (GUILD, 11, "shax", 200),
     "rating_since": (GUILD, 11, "shax", START),
+    "ratings_since": (START, GUILD, 11),
 }
 
 # The index each query must use (by name), on a table too big to scan.
@@ -320,6 +321,8 @@ PLAN_INDEXES = {
     "recent_changes_in_game": ("history_of_user_game", "history_of_user"),
     "rating_points": ("history_of_user_game", "history_of_user"),
     "rating_since": ("history_of_user_game", "history_of_user"),
+    # A seek per game in the player's ratings (this test's history is all Shax).
+    "ratings_since": ("history_of_user_game", "history_of_user"),
 }
 
 
