@@ -60,18 +60,31 @@ MILLS, ADJACENT = _build_lines()
 MILLS_THROUGH: dict[str, list[tuple[str, str, str]]] = {
     p: [m for m in MILLS if p in m] for p in POINTS
 }
-# The engine's own tables for speed: for each point, the other two points of every mill
-# through it, and every step from it as (target, move).
+# The engine's own tables for speed. For each point, the other two points of every mill
+# through it.
 _MILL_PARTNERS: dict[str, tuple[tuple[str, str], ...]] = {
     p: tuple(tuple(q for q in mill if q != p) for mill in MILLS_THROUGH[p])  # type: ignore[misc]
     for p in POINTS
 }
-_STEPS_FROM: dict[str, tuple[tuple[str, str], ...]] = {
-    p: tuple((q, f"{p}-{q}") for q in sorted(ADJACENT[p])) for p in POINTS
-}
 # The repetition key's board part: one character per point, in ``POINTS`` order.
 _CELL_INDEX = {p: i for i, p in enumerate(POINTS)}
 _EMPTY_CELL = "."
+# The occupied points as the bits of one number (bit i: ``POINTS[i]``).
+_BIT = {p: 1 << i for i, p in enumerate(POINTS)}
+
+
+def _step_table(point: str) -> tuple[int, dict[int, tuple[str, ...]]]:
+    """The bits of ``point``'s neighbours, and for each way of them being occupied the steps
+    from ``point`` that are left."""
+    targets = sorted(ADJACENT[point])
+    steps: dict[int, tuple[str, ...]] = {}
+    for taken in range(1 << len(targets)):
+        occupied = sum(_BIT[q] for i, q in enumerate(targets) if taken >> i & 1)
+        steps[occupied] = tuple(f"{point}-{q}" for q in targets if not occupied & _BIT[q])
+    return sum(_BIT[q] for q in targets), steps
+
+
+_STEPS_FROM = {p: _step_table(p) for p in POINTS}
 
 
 def other(seat: int) -> int:
@@ -156,14 +169,12 @@ class Shax(Game):
         return cached
 
     def _fresh_steps(self, seat: int) -> list[str]:
-        board = self.board
-        return [
-            move
-            for p, s in board.items()
-            if s == seat
-            for q, move in _STEPS_FROM[p]
-            if q not in board
-        ]
+        occupied, moves = self._occupied, []
+        for point, owner in self.board.items():
+            if owner == seat:
+                neighbours, steps = _STEPS_FROM[point]
+                moves += steps[occupied & neighbours]
+        return moves
 
     def completes_mill(self, point: str, seat: int) -> bool:
         """Would a ``seat`` piece on ``point`` make a line of three of its own?"""
@@ -179,28 +190,29 @@ class Shax(Game):
 
     def _put(self, point: str, seat: int) -> None:
         self.board[point] = seat
-        self._set_cell(point, COLOUR_CHAR[seat])
+        self._point_changed(point, COLOUR_CHAR[seat])
 
     def _take(self, point: str) -> int:
         seat = self.board.pop(point)
-        self._set_cell(point, _EMPTY_CELL)
+        self._point_changed(point, _EMPTY_CELL)
         return seat
 
-    def _set_cell(self, point: str, char: str) -> None:
-        """Keep the repetition key's board text up to date, and forget the steps: a new
-        cache, never an emptied one, since a cheap copy (``search.fastcopy``) may share it."""
+    def _point_changed(self, point: str, char: str) -> None:
+        """``point`` was taken or emptied (``char``): keep the repetition key's board text
+        and the occupied bits up to date, and forget the steps. Every one of them is
+        replaced, never changed in place (a new cache, not an emptied one), since a cheap
+        copy for the search (``search.fastcopy``) shares them with its original."""
         i = _CELL_INDEX[point]
         self._cells = self._cells[:i] + char + self._cells[i + 1 :]
+        self._occupied ^= _BIT[point]
         self._steps_cache = {}
 
     def _board_changed(self) -> None:
         """The board was replaced whole: rebuild what is kept up to date with it."""
-        self._cells = self._cells_from_scratch()
-        self._steps_cache: dict[int, list[str]] = {}
-
-    def _cells_from_scratch(self) -> str:
         board = self.board
-        return "".join(COLOUR_CHAR[board[p]] if p in board else _EMPTY_CELL for p in POINTS)
+        self._cells = "".join(COLOUR_CHAR[board[p]] if p in board else _EMPTY_CELL for p in POINTS)
+        self._occupied = sum(_BIT[p] for p in board)
+        self._steps_cache: dict[int, list[str]] = {}
 
     @property
     def to_move(self) -> int | None:
@@ -217,6 +229,11 @@ class Shax(Game):
         return self.stage
 
     # ---- moves -------------------------------------------------------------
+
+    def dice_needed(self) -> None:
+        """Shax uses no dice: no roll is ever due (asked before every move, so answered
+        at once)."""
+        return None
 
     def normalize(self, text: str) -> str:
         return text.strip().lower().replace(" ", "")
