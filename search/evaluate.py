@@ -26,21 +26,28 @@ from .jikaida_tactics import PASTANG_VALUES, VALUES, safe_moves
 # ---- Shax ----------------------------------------------------------------------------
 
 
+# Each point of each line, as (point, the line's other two points, the point's neighbours
+# off that line): what ``_shax_holes`` looks at, laid out once.
+_SHAX_THIRD_POINTS = tuple(
+    (hole, tuple(p for p in line if p != hole), tuple(q for q in ADJACENT[hole] if q not in line))
+    for line in MILLS
+    for hole in line
+)
+
+
 def _shax_holes(board: dict[str, int], seat: int) -> set[str]:
     """Empty points where a step of a ``seat`` piece makes a mill next move: the third
     point of a line of two ``seat`` pieces, with a third ``seat`` piece (off that line)
     next to it."""
-    holes = set()
-    for line in MILLS:
-        mine = [p for p in line if board.get(p) == seat]
-        if len(mine) != 2:
-            continue
-        (hole,) = [p for p in line if p not in mine]
-        if hole in board:
-            continue
-        if any(board.get(q) == seat and q not in line for q in ADJACENT[hole]):
-            holes.add(hole)
-    return holes
+    get = board.get
+    return {
+        hole
+        for hole, (a, b), feeders in _SHAX_THIRD_POINTS
+        if get(a) == seat
+        and get(b) == seat
+        and hole not in board
+        and any(get(q) == seat for q in feeders)
+    }
 
 
 def _shax_running_mills(board: dict[str, int], seat: int) -> set[str]:
