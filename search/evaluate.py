@@ -35,6 +35,13 @@ _SHAX_THIRD_POINTS = tuple(
 )
 
 
+# For each point, the other two points of every line through it.
+_SHAX_PARTNERS = {
+    point: tuple(tuple(q for q in line if q != point) for line in lines)
+    for point, lines in MILLS_THROUGH.items()
+}
+
+
 def _shax_holes(board: dict[str, int], seat: int) -> set[str]:
     """Empty points where a step of a ``seat`` piece makes a mill next move: the third
     point of a line of two ``seat`` pieces, with a third ``seat`` piece (off that line)
@@ -65,7 +72,10 @@ def _shax_running_mills(board: dict[str, int], seat: int) -> set[str]:
 
 
 def _shax_in_mill(board: dict[str, int], seat: int, point: str) -> bool:
-    return any(all(board.get(q) == seat for q in line) for line in MILLS_THROUGH[point])
+    get = board.get
+    return get(point) == seat and any(
+        get(a) == seat and get(b) == seat for a, b in _SHAX_PARTNERS[point]
+    )
 
 
 # Strong Shax terms, in pieces. The mover's own mill next move is most of a piece (its
@@ -160,9 +170,10 @@ def _shax_tactics(game: Any, moves: list[str], rng: Any) -> str | None:
 def _shax_step_mills(board: dict[str, int], seat: int, origin: str, target: str) -> bool:
     """Whether ``seat``'s step from ``origin`` to ``target`` makes a mill (on a line
     through ``target`` that ``origin`` is not on)."""
+    get = board.get
     return any(
-        origin not in line and all(q == target or board.get(q) == seat for q in line)
-        for line in MILLS_THROUGH[target]
+        a != origin and b != origin and get(a) == seat and get(b) == seat
+        for a, b in _SHAX_PARTNERS[target]
     )
 
 
