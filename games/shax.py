@@ -62,9 +62,8 @@ MILLS_THROUGH: dict[str, list[tuple[str, str, str]]] = {
 }
 # The engine's own tables for speed. For each point, the other two points of every mill
 # through it.
-_MILL_PARTNERS: dict[str, tuple[tuple[str, str], ...]] = {
-    p: tuple(tuple(q for q in mill if q != p) for mill in MILLS_THROUGH[p])  # type: ignore[misc]
-    for p in POINTS
+_MILL_PARTNERS = {
+    p: tuple(tuple(q for q in mill if q != p) for mill in MILLS_THROUGH[p]) for p in POINTS
 }
 # The repetition key's board part: one character per point, in ``POINTS`` order.
 _CELL_INDEX = {p: i for i, p in enumerate(POINTS)}
@@ -255,9 +254,9 @@ class Shax(Game):
         return freeing or moves
 
     def _frees(self, move: str) -> bool:
-        """Whether the nominal player has a step once ``move`` is played: a neighbour of
-        one of its pieces empty on the board after the move (``origin`` empty, ``target``
-        taken), worked out without playing it."""
+        """Whether ``move`` is one "after which the blocked player has a legal move": a
+        neighbour of one of the nominal player's pieces empty on the board after it
+        (``origin`` empty, ``target`` taken), worked out without playing it."""
         origin, target = move.split("-")
         board, seat = self.board, self.nominal
         return any(
@@ -345,8 +344,9 @@ class Shax(Game):
             self.outcome = self._outcome((), "neither player can move")
 
     def _position_key(self) -> str:
-        """What threefold repetition compares: the occupied points of both sides (one
-        character a point, kept up to date move by move), the nominal player and the stage."""
+        """What threefold repetition compares: "the occupied points of both sides, the player
+        whose turn it nominally is, and the phase" (the points one character each, kept up
+        to date move by move)."""
         return f"{self._cells}|{self.nominal}|{self.stage}"
 
     def _record_position(self) -> int:
