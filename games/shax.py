@@ -60,6 +60,30 @@ MILLS, ADJACENT = _build_lines()
 MILLS_THROUGH: dict[str, list[tuple[str, str, str]]] = {
     p: [m for m in MILLS if p in m] for p in POINTS
 }
+# The engine's own tables for speed. For each point, the other two points of every mill
+# through it.
+_MILL_PARTNERS = {
+    p: tuple(tuple(q for q in mill if q != p) for mill in MILLS_THROUGH[p]) for p in POINTS
+}
+# The repetition key's board part: one character per point, in ``POINTS`` order.
+_CELL_INDEX = {p: i for i, p in enumerate(POINTS)}
+_EMPTY_CELL = "."
+# The occupied points as the bits of one number (bit i: ``POINTS[i]``).
+_BIT = {p: 1 << i for i, p in enumerate(POINTS)}
+
+
+def _step_table(point: str) -> tuple[int, dict[int, tuple[str, ...]]]:
+    """The bits of ``point``'s neighbours, and for each way of them being occupied the steps
+    from ``point`` that are left."""
+    targets = sorted(ADJACENT[point])
+    steps: dict[int, tuple[str, ...]] = {}
+    for taken in range(1 << len(targets)):
+        occupied = sum(_BIT[q] for i, q in enumerate(targets) if taken >> i & 1)
+        steps[occupied] = tuple(f"{point}-{q}" for q in targets if not occupied & _BIT[q])
+    return sum(_BIT[q] for q in targets), steps
+
+
+_STEPS_FROM = {p: _step_table(p) for p in POINTS}
 
 
 def other(seat: int) -> int:
@@ -88,7 +112,8 @@ class Shax(Game):
     # ---- state -------------------------------------------------------------
 
     def _setup(self) -> None:
-        self.board: dict[str, int] = {}  # point -> seat
+        self.board: dict[str, int] = {}  # point -> seat; changed only through _put/_take
+        self._board_changed()
         self.in_hand = [PIECES_EACH, PIECES_EACH]
         self.nominal = WHITE  # the player whose turn it nominally is
         self.stage = "placement"  # placement | removal | movement
@@ -116,6 +141,7 @@ class Shax(Game):
         if not set(board) <= set(POINTS):
             raise ValueError("unknown point in Shax board")
         self.board = board
+        self._board_changed()
         self.in_hand = list(data["in_hand"])
         self.nominal = data["nominal"]
         self.stage = data["stage"]
@@ -132,25 +158,60 @@ class Shax(Game):
 
     def steps(self, seat: int) -> list[str]:
         """Every one-step move of ``seat`` (no flying, at any piece count)."""
-        return [
-            f"{p}-{q}"
-            for p, s in self.board.items()
-            if s == seat
-            for q in ADJACENT[p]
-            if q not in self.board
-        ]
+        return list(self._steps(seat))
+
+    def _steps(self, seat: int) -> list[str]:
+        """``steps``, computed once per position: the list is shared, never to be changed."""
+        cached = self._steps_cache.get(seat)
+        if cached is None:
+            cached = self._steps_cache[seat] = self._fresh_steps(seat)
+        return cached
+
+    def _fresh_steps(self, seat: int) -> list[str]:
+        occupied, moves = self._occupied, []
+        for point, owner in self.board.items():
+            if owner == seat:
+                neighbours, steps = _STEPS_FROM[point]
+                moves += steps[occupied & neighbours]
+        return moves
 
     def completes_mill(self, point: str, seat: int) -> bool:
         """Would a ``seat`` piece on ``point`` make a line of three of its own?"""
-        return any(
-            all(q == point or self.board.get(q) == seat for q in mill)
-            for mill in MILLS_THROUGH[point]
-        )
+        board = self.board
+        return any(board.get(a) == seat and board.get(b) == seat for a, b in _MILL_PARTNERS[point])
 
     @property
     def blocked(self) -> bool:
         """In movement, the nominal player cannot move and the opponent moves instead."""
-        return self.stage == "movement" and not self.steps(self.nominal)
+        return self.stage == "movement" and not self._steps(self.nominal)
+
+    # ---- the board and what is kept up to date with it ---------------------
+
+    def _put(self, point: str, seat: int) -> None:
+        self.board[point] = seat
+        self._point_changed(point, COLOUR_CHAR[seat])
+
+    def _take(self, point: str) -> int:
+        seat = self.board.pop(point)
+        self._point_changed(point, _EMPTY_CELL)
+        return seat
+
+    def _point_changed(self, point: str, char: str) -> None:
+        """``point`` was taken or emptied (``char``): keep the repetition key's board text
+        and the occupied bits up to date, and forget the steps. Every one of them is
+        replaced, never changed in place (a new cache, not an emptied one), since a cheap
+        copy for the search (``search.fastcopy``) shares them with its original."""
+        i = _CELL_INDEX[point]
+        self._cells = self._cells[:i] + char + self._cells[i + 1 :]
+        self._occupied ^= _BIT[point]
+        self._steps_cache = {}
+
+    def _board_changed(self) -> None:
+        """The board was replaced whole: rebuild what is kept up to date with it."""
+        board = self.board
+        self._cells = "".join(COLOUR_CHAR[board[p]] if p in board else _EMPTY_CELL for p in POINTS)
+        self._occupied = sum(_BIT[p] for p in board)
+        self._steps_cache: dict[int, list[str]] = {}
 
     @property
     def to_move(self) -> int | None:
@@ -168,6 +229,11 @@ class Shax(Game):
 
     # ---- moves -------------------------------------------------------------
 
+    def dice_needed(self) -> None:
+        """Shax uses no dice: no roll is ever due (asked before every move, so answered
+        at once)."""
+        return None
+
     def normalize(self, text: str) -> str:
         return text.strip().lower().replace(" ", "")
 
@@ -178,25 +244,27 @@ class Shax(Game):
             victim = other(self.nominal)
             return [f"x{p}" for p, s in self.board.items() if s == victim]
         if not self.blocked:
-            return self.steps(self.nominal)
+            return self._steps(self.nominal)
         return self._freeing_or_any_moves()
 
     def _freeing_or_any_moves(self) -> list[str]:
         """The opponent of a blocked player must free it if it can, else move anyhow."""
-        mover = other(self.nominal)
-        moves = self.steps(mover)
-        freeing = [m for m in moves if self._frees(m, mover)]
+        moves = self._steps(other(self.nominal))
+        freeing = [m for m in moves if self._frees(m)]
         return freeing or moves
 
-    def _frees(self, move: str, mover: int) -> bool:
+    def _frees(self, move: str) -> bool:
+        """Whether ``move`` is one "after which the blocked player has a legal move": a
+        neighbour of one of the nominal player's pieces empty on the board after it
+        (``origin`` empty, ``target`` taken), worked out without playing it."""
         origin, target = move.split("-")
-        del self.board[origin]
-        self.board[target] = mover
-        try:
-            return bool(self.steps(self.nominal))
-        finally:
-            del self.board[target]
-            self.board[origin] = mover
+        board, seat = self.board, self.nominal
+        return any(
+            q == origin or (q != target and q not in board)
+            for p, s in board.items()
+            if s == seat
+            for q in ADJACENT[p]
+        )
 
     def _illegal_reason(self, move: str) -> str:
         if self.stage == "placement":
@@ -209,7 +277,7 @@ class Shax(Game):
         if self.board.get(origin) is not None and self.board[origin] != self.to_move:
             return f"{origin} is not your piece"
         mover = other(self.nominal)
-        if self.blocked and any(self._frees(m, mover) for m in self.steps(mover)):
+        if self.blocked and any(self._frees(m) for m in self._steps(mover)):
             return f"{self.seat_names[self.nominal]} is blocked: you must make a freeing move"
         return "move one piece one step along a line to an empty point (no flying)"
 
@@ -226,7 +294,7 @@ class Shax(Game):
         seat = self.nominal
         if self.first_mill is None and self.completes_mill(point, seat):
             self.first_mill = seat
-        self.board[point] = seat
+        self._put(point, seat)
         self.in_hand[seat] -= 1
         if len(self.board) < len(POINTS):
             self.nominal = other(seat)
@@ -239,7 +307,7 @@ class Shax(Game):
 
     def _remove(self, point: str) -> None:
         remover = self.nominal
-        del self.board[point]
+        self._take(point)
         if self.count(other(remover)) <= 2:
             # "A player reduced to two pieces loses, at once, right after the removal."
             self.outcome = self._outcome((remover,), "opponent reduced to two pieces")
@@ -257,8 +325,8 @@ class Shax(Game):
 
     def _step(self, move: str) -> None:
         origin, target = move.split("-")
-        mover = self.board.pop(origin)
-        self.board[target] = mover
+        mover = self._take(origin)
+        self._put(target, mover)
         if mover != self.nominal:
             return  # forced or freeing move: no removal, turn goes back to the blocked player
         if self.completes_mill(target, mover):
@@ -272,12 +340,14 @@ class Shax(Game):
         if self._record_position() >= 3:
             self.outcome = self._outcome((), "threefold repetition")
             return
-        if self.stage == "movement" and self.blocked and not self.steps(other(self.nominal)):
+        if self.stage == "movement" and self.blocked and not self._steps(other(self.nominal)):
             self.outcome = self._outcome((), "neither player can move")
 
     def _position_key(self) -> str:
-        cells = "".join(COLOUR_CHAR[self.board[p]] if p in self.board else "." for p in POINTS)
-        return f"{cells}|{self.nominal}|{self.stage}"
+        """What threefold repetition compares: "the occupied points of both sides, the player
+        whose turn it nominally is, and the phase" (the points one character each, kept up
+        to date move by move)."""
+        return f"{self._cells}|{self.nominal}|{self.stage}"
 
     def _record_position(self) -> int:
         key = self._position_key()

@@ -26,21 +26,35 @@ from .jikaida_tactics import PASTANG_VALUES, VALUES, safe_moves
 # ---- Shax ----------------------------------------------------------------------------
 
 
+# Each point of each line, as (point, the line's other two points, the point's neighbours
+# off that line): what ``_shax_holes`` looks at, laid out once.
+_SHAX_THIRD_POINTS = tuple(
+    (hole, tuple(p for p in line if p != hole), tuple(q for q in ADJACENT[hole] if q not in line))
+    for line in MILLS
+    for hole in line
+)
+
+
+# For each point, the other two points of every line through it.
+_SHAX_PARTNERS = {
+    point: tuple(tuple(q for q in line if q != point) for line in lines)
+    for point, lines in MILLS_THROUGH.items()
+}
+
+
 def _shax_holes(board: dict[str, int], seat: int) -> set[str]:
     """Empty points where a step of a ``seat`` piece makes a mill next move: the third
     point of a line of two ``seat`` pieces, with a third ``seat`` piece (off that line)
     next to it."""
-    holes = set()
-    for line in MILLS:
-        mine = [p for p in line if board.get(p) == seat]
-        if len(mine) != 2:
-            continue
-        (hole,) = [p for p in line if p not in mine]
-        if hole in board:
-            continue
-        if any(board.get(q) == seat and q not in line for q in ADJACENT[hole]):
-            holes.add(hole)
-    return holes
+    get = board.get
+    return {
+        hole
+        for hole, (a, b), feeders in _SHAX_THIRD_POINTS
+        if get(a) == seat
+        and get(b) == seat
+        and hole not in board
+        and any(get(q) == seat for q in feeders)
+    }
 
 
 def _shax_running_mills(board: dict[str, int], seat: int) -> set[str]:
@@ -58,7 +72,10 @@ def _shax_running_mills(board: dict[str, int], seat: int) -> set[str]:
 
 
 def _shax_in_mill(board: dict[str, int], seat: int, point: str) -> bool:
-    return any(all(board.get(q) == seat for q in line) for line in MILLS_THROUGH[point])
+    get = board.get
+    return get(point) == seat and any(
+        get(a) == seat and get(b) == seat for a, b in _SHAX_PARTNERS[point]
+    )
 
 
 # Strong Shax terms, in pieces. The mover's own mill next move is most of a piece (its
@@ -153,9 +170,10 @@ def _shax_tactics(game: Any, moves: list[str], rng: Any) -> str | None:
 def _shax_step_mills(board: dict[str, int], seat: int, origin: str, target: str) -> bool:
     """Whether ``seat``'s step from ``origin`` to ``target`` makes a mill (on a line
     through ``target`` that ``origin`` is not on)."""
+    get = board.get
     return any(
-        origin not in line and all(q == target or board.get(q) == seat for q in line)
-        for line in MILLS_THROUGH[target]
+        a != origin and b != origin and get(a) == seat and get(b) == seat
+        for a, b in _SHAX_PARTNERS[target]
     )
 
 

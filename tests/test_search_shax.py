@@ -14,6 +14,8 @@ Board (adjacency along the lines only):
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games import new_game
@@ -181,3 +183,33 @@ def test_a_result_counts_less_the_later_it_comes():
     assert 0.95 < distance_value(1.0, 1000) < distance_value(1.0, 10) < distance_value(1.0, 2)
     assert distance_value(0.0, 2) < distance_value(0.0, 10) < distance_value(0.0, 1000) < 0.05
     assert distance_value(0.5, 7) == 0.5
+
+
+# ---- the engine's caches change nothing the bot does ---------------------------------------
+
+# The bot's moves at a fixed seed and size in positions of seeded random games, recorded on
+# main (fcd06b7) with the engine before it kept its steps and repetition key up to date
+# move by move (issue 33); 207 such choices over 23 positions, both variants and every
+# level, came out the same after it. A change to the search on purpose records them again.
+RECORDED_BOT_MOVES = [
+    ((), 0, 10, "easy", "d2"),
+    ((), 0, 10, "hard", "e3"),
+    ((), 0, 29, "normal", "d7-a7"),  # a blocked position: Black must free White
+    ((), 0, 29, "hard", "a4-a7"),
+    ((), 1, 90, "easy", "xc3"),
+    ((), 1, 90, "normal", "xd6"),
+    (("two-removals",), 2, 60, "hard", "f6-f4"),
+]
+RECORDED_SIZES = {"easy": 450, "normal": 300, "hard": 200}
+
+
+@pytest.mark.parametrize(("variants", "seed", "plies", "level", "move"), RECORDED_BOT_MOVES)
+def test_the_bots_moves_are_those_recorded_before_the_engines_caches(
+    variants, seed, plies, level, move
+):
+    rng = random.Random(seed)
+    game = new_game("shax", variants)
+    for _ in range(plies):
+        game.push(rng.choice(game.legal_moves()))
+    search = Search(level, 5, RECORDED_SIZES[level], clock=False)
+    assert search.choose(game).move == move
