@@ -599,6 +599,10 @@ class GameService:
         """The turns of your open puzzle matching what you typed (autocomplete)."""
         return await self._puzzles.choices(user_id, typed)
 
+    async def daily_puzzle_picture(self, notice: Notice) -> bytes:
+        """The board of the daily puzzle a ``daily_puzzle`` notice posts (b"" for none)."""
+        return await self._puzzles.daily_picture(notice.key)
+
     # ---- notifications (bot/domain/notify.py) ---------------------------------------------
 
     async def notify_settings(self, guild_id: int, user_id: int) -> notify.NotifySettings:

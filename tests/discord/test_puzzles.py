@@ -1,13 +1,13 @@
 """``/game puzzle`` through Discord (SimCord, issue 34): a puzzle shown privately with its
 board, solved through the answer's autocomplete, the next one failed with the reason and
 the solution, the counts and the streak after a restart; the daily puzzle posted once in the
-channel a manager chose, and again the next day."""
+channel a manager chose, with its board, and again the next day."""
 
 from __future__ import annotations
 
 from bot.domain import puzzles
 
-from .helpers import TICK, answer, refused
+from .helpers import PNG_SIGNATURE, TICK, answer, refused
 from .test_settings import manager
 
 DAY = 24 * 3600.0
@@ -55,6 +55,9 @@ async def test_the_daily_puzzle_is_posted_once_a_day_where_a_manager_asked(world
     await w.env.advance_time(TICK)
     [post] = daily_posts()
     assert "/game puzzle game:daily" in post.content
+    [picture] = post.attachments  # the board drawn
+    assert picture.filename == "puzzle-of-the-day.png"
+    assert (await picture.read()).startswith(PNG_SIGNATURE)
     await w.env.advance_time(TICK)
     await w.restart()
     await w.env.advance_time(TICK)

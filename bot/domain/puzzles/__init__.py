@@ -53,7 +53,8 @@ SETS = {
 }
 DAILY = "daily"
 CURRENT_KEY = "puzzle:{user}"
-DAILY_JOB = "daily-puzzle:{guild}:{day}"
+DAILY_PREFIX = "daily-puzzle:"
+DAILY_JOB = DAILY_PREFIX + "{guild}:{day}"
 MENU_SIZE = 25  # Discord's autocomplete shows at most 25 choices
 Renderer = Callable[[Game], bytes]
 
@@ -107,6 +108,16 @@ def daily_id(guild_id: int, day: str) -> str:
     ids = all_ids()
     digest = hashlib.sha256(f"{guild_id}:{day}".encode()).digest()
     return ids[int.from_bytes(digest[:8], "big") % len(ids)]
+
+
+def daily_id_of_job(key: str) -> str | None:
+    """The puzzle a daily post's job (``DAILY_JOB``) names, None for another key."""
+    if not key.startswith(DAILY_PREFIX):
+        return None
+    guild, _, day = key.removeprefix(DAILY_PREFIX).partition(":")
+    if not guild.isdigit() or not day:
+        return None
+    return daily_id(int(guild), day)
 
 
 # ---- what a player sees ----------------------------------------------------------------
@@ -335,6 +346,15 @@ class Puzzles:
         return await self._workers.run(search_turns, puzzle_id, typed[:100])
 
     # ---- the daily puzzle ----------------------------------------------------------
+
+    async def daily_picture(self, job_key: str) -> bytes:
+        """The board of the daily puzzle that the post ``job_key`` names (b"" for none),
+        drawn in a worker: the post shows it."""
+        puzzle_id = daily_id_of_job(job_key)
+        if puzzle_id is None:
+            return b""
+        _task, _situation, image = await self._workers.run(show_job, puzzle_id, self._renderer)
+        return image
 
     def today(self) -> str:
         return time.strftime("%Y-%m-%d", time.gmtime(self._clock()))
