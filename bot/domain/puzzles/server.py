@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
 import re
 from collections.abc import Callable
 
-from bot.domain.analysis import lower_priority
+from bot.domain.analysis import lower_priority_in_worker
 from bot.domain.jobs import Outbox
 from bot.runtime.workers import Workers
 from bot.storage import GameStore
@@ -71,8 +70,7 @@ def mine_step(
     """The puzzles before the log entries ``first`` to ``stop`` of a finished game:
     ``(entry, puzzle as a dict, margin)``. In a worker process, at low priority (the analysis
     workers run nothing else); in a thread (tests, tools) the process is left alone."""
-    if multiprocessing.parent_process() is not None:
-        lower_priority()
+    lower_priority_in_worker()
     record = load_game(row.state)
     seed = row.id * 1009
     return [
