@@ -10,6 +10,7 @@ from . import (
     puzzles,
     ratings,
     render,
+    server_puzzles,
     service,
     storage,
     store_backends,
@@ -29,3 +30,4 @@ courses.main()
 tournaments.main()
 analysis.main()
 puzzles.main()
+server_puzzles.main()

@@ -47,6 +47,8 @@ EXTENSIONS = (
     "cogs.tournaments",
 )
 TICK_SECONDS = 60.0
+# How often the servers' games finished meanwhile are looked at for puzzles of their own.
+PUZZLE_MINING_SECONDS = 300.0
 
 NO_TOKEN_HELP = """No Discord token found (DISCORD_TOKEN in .env).
 
@@ -122,6 +124,8 @@ class IdzevaBot(commands.Bot):
         await self.sync_commands()
         self.deadlines.change_interval(seconds=self.tick_seconds)
         self.deadlines.start()
+        if self.settings.server_puzzles:
+            self.puzzle_miner.start()
 
     async def sync_commands(self, *, force: bool | None = None) -> bool:
         """Send the command tree to Discord when it changed since the last sync (its hash is
@@ -147,6 +151,7 @@ class IdzevaBot(commands.Bot):
 
     async def close(self) -> None:
         self.deadlines.cancel()
+        self.puzzle_miner.cancel()
         if self.opponent is not None:
             await self.opponent.close()
         if self.service is not None:
@@ -163,6 +168,25 @@ class IdzevaBot(commands.Bot):
     @deadlines.before_loop
     async def before_deadlines(self) -> None:
         await self.wait_until_ready()
+
+    @tasks.loop(seconds=PUZZLE_MINING_SECONDS)
+    async def puzzle_miner(self) -> None:
+        await self.mine_puzzles()
+
+    @puzzle_miner.before_loop
+    async def before_puzzle_miner(self) -> None:
+        await self.wait_until_ready()
+
+    async def mine_puzzles(self) -> None:
+        """The servers' games finished since the last run, mined for puzzles of their own
+        (in the low-priority analysis worker: bot/domain/puzzles/server.py)."""
+        try:
+            kept = await self.service.mine_server_puzzles()
+        except Exception:
+            log.exception("server puzzles: the miner failed")
+            return
+        if kept:
+            log.info("server puzzles: %d found", kept)
 
     async def run_deadlines(self) -> None:
         """Post reminders, claim offers and expired challenges that are due; the bot opponent

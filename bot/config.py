@@ -65,6 +65,9 @@ class Settings:
     workers: int | None = None
     # Post the animated GIF of each game when it ends (IDZEVA_GAME_GIFS=0 turns it off).
     game_gifs: bool = True
+    # Mine each server's finished games for puzzles of its own, in the background at low
+    # priority (IDZEVA_SERVER_PUZZLES=0 turns it off; bot/domain/puzzles/server.py).
+    server_puzzles: bool = True
     # Sharding (several processes): IDZEVA_SHARD_COUNT shards in all, this process runs
     # IDZEVA_SHARD_IDS of them (all when unset). None: one plain, unsharded bot.
     shard_count: int | None = None
@@ -89,7 +92,8 @@ class Settings:
             claim_after=_duration(env, "IDZEVA_CLAIM_DAYS", DAY, cls.claim_after),
             docs_url=env.get("IDZEVA_DOCS_URL", "").strip(),
             workers=_workers(env),
-            game_gifs=env.get("IDZEVA_GAME_GIFS", "1").strip().lower() not in ("0", "no", "off"),
+            game_gifs=_switch(env, "IDZEVA_GAME_GIFS"),
+            server_puzzles=_switch(env, "IDZEVA_SERVER_PUZZLES"),
             **_shards(env),
             bot_iterations=_bot_iterations(env),
         )
@@ -148,6 +152,11 @@ def _shards(env: Mapping[str, str]) -> dict[str, object]:
             raise ValueError(f"IDZEVA_SHARD_IDS names shard {shard} twice")
         ids.append(shard)
     return {"shard_count": count, "shard_ids": tuple(ids)}
+
+
+def _switch(env: Mapping[str, str], name: str) -> bool:
+    """A setting on unless set to ``0``, ``no`` or ``off``."""
+    return env.get(name, "1").strip().lower() not in ("0", "no", "off")
 
 
 def _workers(env: Mapping[str, str]) -> int | None:

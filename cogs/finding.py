@@ -12,6 +12,10 @@ from .common.client import client_of, guild_id, service
 from .common.options import parse_game_option
 
 
+class NoGameHere(ServiceError):
+    """The player named no game, is in no game's thread and has no game in progress here."""
+
+
 async def resolve_game(
     interaction: discord.Interaction, option: str | None, kind: str | None = None
 ) -> int:
@@ -38,7 +42,7 @@ async def resolve_game(
     if len(my_turn) == 1:
         return my_turn[0].game_id
     if not games:
-        raise ServiceError("You have no game in progress here. Start one with a challenge.")
+        raise NoGameHere("You have no game in progress here. Start one with a challenge.")
     raise ServiceError("You have several games here: choose one with the `game` option.")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 
 import discord
@@ -18,6 +19,7 @@ from .common.turns import deliver, send_dm
 from .tournament_posts import post_tournament_notice
 
 log = logging.getLogger(__name__)
+DAILY_PICTURE = "puzzle-of-the-day.png"
 
 
 async def notice_channel(bot: IdzevaClient, notice: Notice) -> discord.abc.Messageable | None:
@@ -49,14 +51,26 @@ async def post_notice(bot: IdzevaClient, notice: Notice) -> None:
         await send_reminder(bot, notice, only_them)
     elif notice.kind == "timed_out" and notice.game_id is not None:
         await post_timed_out(bot, notice, only_them)
-    elif notice.kind == "daily_puzzle":  # a server's puzzle of the day: pings nobody
-        none = discord.AllowedMentions.none()
-        await send_notice(bot, notice, content=notice.text, allowed_mentions=none)
+    elif notice.kind == "daily_puzzle":
+        await post_daily_puzzle(bot, notice)
     elif notice.kind == "claimable" and notice.game_id is not None:
         view = single_button_view(ClaimButton(notice.game_id))
         await send_notice(bot, notice, content=notice.text, view=view, allowed_mentions=only_them)
     else:
         await send_notice(bot, notice, content=notice.text, allowed_mentions=only_them)
+
+
+async def post_daily_puzzle(bot: IdzevaClient, notice: Notice) -> None:
+    """A server's puzzle of the day with its board drawn; it pings nobody."""
+    message: dict = {"content": notice.text, "allowed_mentions": discord.AllowedMentions.none()}
+    try:
+        picture = await bot.service.daily_puzzle_picture(notice)
+    except Exception:  # the words alone rather than no post
+        log.exception("the daily puzzle's board could not be drawn")
+        picture = b""
+    if picture:
+        message["file"] = discord.File(io.BytesIO(picture), filename=DAILY_PICTURE)
+    await send_notice(bot, notice, **message)
 
 
 async def send_digest(bot: IdzevaClient, notice: Notice) -> None:

@@ -19,6 +19,7 @@ from .common.client import guild_id, service
 SET_CHOICES = [
     *(app_commands.Choice(name=title, value=name) for name, title in SETS.items()),
     app_commands.Choice(name="The server's puzzle of the day", value="daily"),
+    app_commands.Choice(name="From this server's own games", value="server"),
 ]
 
 

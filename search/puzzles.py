@@ -157,8 +157,11 @@ def share_for(after: Game, team: int) -> float:
     return value if after.team_of(0) == team else 1.0 - value
 
 
-def judge(game: Game, seed: int = 0, confirm: bool = True) -> Puzzle | None:
-    """The puzzle in ``game`` for the player to move, or None (module docstring)."""
+def judge(
+    game: Game, seed: int = 0, confirm: bool = True, iterations: int | None = None
+) -> Puzzle | None:
+    """The puzzle in ``game`` for the player to move, or None (module docstring);
+    ``iterations``: the confirming search's size instead of the ``hard`` level's (tests)."""
     seat = game.to_move
     if game.is_over or seat is None or game.dice_needed() is not None:
         return None
@@ -214,14 +217,15 @@ def judge(game: Game, seed: int = 0, confirm: bool = True) -> Puzzle | None:
         reason(game, solutions[0]),
         best - runner_up,
     )
-    if confirm and not confirmed(game, puzzle, seed):
+    if confirm and not confirmed(game, puzzle, seed, iterations):
         return None
     return puzzle
 
 
-def confirmed(game: Game, puzzle: Puzzle, seed: int) -> bool:
-    """Whether the ``hard`` search (by its size) plays one of the puzzle's solutions."""
-    turn = Search(CONFIRM_LEVEL, seed, clock=False).choose_turn(game)
+def confirmed(game: Game, puzzle: Puzzle, seed: int, iterations: int | None = None) -> bool:
+    """Whether the ``hard`` search (by its size, or ``iterations``) plays one of the
+    puzzle's solutions."""
+    turn = Search(CONFIRM_LEVEL, seed, iterations, clock=False).choose_turn(game)
     return state_key(play_turn(game.copy(), " ".join(turn))) in puzzle.solution_states()
 
 
@@ -286,18 +290,33 @@ def around(game: Game, rng: random.Random) -> list[Game]:
         position.push(move)
         if not position.is_over and position.to_move != game.to_move:
             positions.append(position)
-    if game.key == "jikaida":  # only where a capture can be made: its turns are costly to judge
-        return [p for p in positions if any("x" in move for move in p.legal_moves())]
-    return positions
+    return [p for p in positions if worth_judging(p)]
 
 
-def puzzles_in(record: Game, seed: int = 0) -> Iterator[Puzzle]:
-    """The puzzles of a finished game: every position of its log replayed from the start
-    (the server's own games)."""
+def worth_judging(position: Game) -> bool:
+    """Poron Jikaida's positions only where a capture can be made: its turns are costly to
+    judge, and a quiet one seldom wins or decides the game."""
+    return position.key != "jikaida" or any("x" in move for move in position.legal_moves())
+
+
+def puzzles_in(
+    record: Game,
+    seed: int = 0,
+    first: int = 0,
+    stop: int | None = None,
+    iterations: int | None = None,
+) -> Iterator[tuple[int, Puzzle]]:
+    """The puzzles of a finished game (the server's own games), with the number of the log
+    entry before which each stands: the positions before the entries ``first`` to ``stop``
+    of its log, replayed from the start, where a turn begins (the first move after a roll
+    or another seat's move: a turn's later moves belong to its puzzle)."""
     game = type(record)(sorted(record.variant_set), record.seats)
-    for entry in record.log:
-        if entry.move is not None:
-            puzzle = judge(game, seed + game.ply)
+    log = record.log[: len(record.log) if stop is None else stop]
+    for number, entry in enumerate(log):
+        before = record.log[number - 1] if number else None
+        starts = before is None or before.dice is not None or before.seat != entry.seat
+        if number >= first and entry.move is not None and starts and worth_judging(game):
+            puzzle = judge(game, seed + number, iterations=iterations)
             if puzzle is not None:
-                yield puzzle
+                yield number, puzzle
         game.replay([entry])

@@ -172,9 +172,15 @@ def judge_step(
     """``search.analysis.judge_range`` at low priority: in a worker process, it first lowers
     its own priority (the analysis workers run nothing else); in a thread (tests, tools)
     it leaves the process alone."""
+    lower_priority_in_worker()
+    return judge_range(record_json, first, stop, seed, size)
+
+
+def lower_priority_in_worker() -> None:
+    """``lower_priority`` in a worker process (whose pool runs only low-priority work);
+    nothing in a thread, where the process is the bot's own."""
     if multiprocessing.parent_process() is not None:
         lower_priority()
-    return judge_range(record_json, first, stop, seed, size)
 
 
 def lower_priority() -> None:

@@ -60,6 +60,7 @@ from bot.domain.jobs import Outbox
 from bot.domain.learn import Learning, Place
 from bot.domain.learn.pictures import step_picture
 from bot.domain.names import PlayerNames
+from bot.domain.puzzles.server import ServerPuzzles
 from bot.domain.server_settings import ServerSettings, change
 from bot.domain.tournaments.events import RoundView, TableView, Tournaments, TournamentView
 from bot.domain.vacations import Vacations
@@ -253,6 +254,13 @@ class GameService:
             ),
         )
         self._puzzles = puzzles.Puzzles(store, clock, self._workers, self._outbox, self._renderer)
+        self._server_puzzles = ServerPuzzles(
+            store,
+            clock,
+            self._outbox,
+            analysis_workers or self._workers,
+            iterations=settings.bot_iterations,
+        )
 
     @property
     def learning(self) -> Learning:
@@ -598,6 +606,15 @@ class GameService:
     async def puzzle_choices(self, user_id: int, typed: str) -> list[tuple[str, str]]:
         """The turns of your open puzzle matching what you typed (autocomplete)."""
         return await self._puzzles.choices(user_id, typed)
+
+    async def mine_server_puzzles(self) -> int:
+        """Find puzzles in the servers' games finished since the last run, for those servers
+        (``bot/domain/puzzles/server.py``; the bot's loop calls it): the puzzles kept."""
+        return await self._server_puzzles.mine()
+
+    async def daily_puzzle_picture(self, notice: Notice) -> bytes:
+        """The board of the daily puzzle a ``daily_puzzle`` notice posts (b"" for none)."""
+        return await self._puzzles.daily_picture(notice.key)
 
     # ---- notifications (bot/domain/notify.py) ---------------------------------------------
 

@@ -247,6 +247,14 @@ class GameStore(Protocol):
 
     async def daily_puzzle_settings(self) -> list[tuple[int, str]]: ...
 
+    async def add_server_puzzles(
+        self, guild_id: int, game_id: int, puzzles: Sequence[tuple[int, str, str]], now: float
+    ) -> int: ...
+
+    async def server_puzzles(self, guild_id: int) -> list[tuple[int, int, str]]: ...
+
+    async def server_puzzle(self, game_id: int, entry: int) -> tuple[int, str, str] | None: ...
+
 
 def is_postgres(url: str) -> bool:
     return url.strip().lower().startswith(POSTGRES_SCHEMES)

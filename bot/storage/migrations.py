@@ -532,6 +532,23 @@ MIGRATIONS: list[dict[str, str]] = [
         PRIMARY KEY (user_id, puzzle)
     ){WITHOUT_ROWID};
     """),
+    # 16: puzzles from a server's own finished games (bot/domain/puzzles/server.py), shown in
+    # that server only: one row per puzzle, named by its game and the log entry it stands
+    # before; ``puzzle`` is the ``search.puzzles.Puzzle`` (JSON), ``set_name`` its set. The
+    # miner takes the finished games in the order they ended (``finished_games``): an index.
+    migration("""
+    CREATE TABLE server_puzzles (
+        game_id {BIGINT} NOT NULL,
+        entry INTEGER NOT NULL,
+        guild_id {BIGINT} NOT NULL,
+        set_name TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        created_at {REAL} NOT NULL,
+        PRIMARY KEY (game_id, entry)
+    ){WITHOUT_ROWID};
+    CREATE INDEX server_puzzles_by_guild ON server_puzzles (guild_id, created_at);
+    CREATE INDEX games_finished_in_order ON games (status, updated_at, id);
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]

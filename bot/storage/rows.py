@@ -269,10 +269,13 @@ class LearnRow:
     lesson: str  # the lesson of the step to show next ('' before the first)
     step: int  # that step's index in its lesson
     tries: int  # wrong answers given to that step
+    # When the learner last moved in the course: the store's to keep (``put_learn_progress``
+    # takes the time apart), so two rows of the same place compare equal.
+    updated_at: float = field(default=0.0, compare=False)
 
     @classmethod
     def from_row(cls, row: Any) -> LearnRow:
-        names = ("user_id", "course", "lesson", "step", "tries")
+        names = ("user_id", "course", "lesson", "step", "tries", "updated_at")
         done = tuple(json.loads(row["done"]))
         return cls(**{name: row[name] for name in names}, done=done)
 

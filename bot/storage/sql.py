@@ -962,6 +962,38 @@ class SqlStore(TournamentStore):
         )
         return [(row[0], bool(row[1]), row[2]) for row in rows]
 
+    async def add_server_puzzles(
+        self, guild_id: int, game_id: int, puzzles: Sequence[tuple[int, str, str]], now: float
+    ) -> int:
+        """Keep a finished game's puzzles for its server, each ``(entry, set_name, puzzle
+        JSON)``; those kept already (the game mined again) are left. How many were new."""
+        added = 0
+        async with self._write() as db:
+            for entry, set_name, text in puzzles:
+                added += await db.execute(
+                    "INSERT INTO server_puzzles (game_id, entry, guild_id, set_name, puzzle,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (game_id, entry, guild_id, set_name, text, now),
+                )
+        return added
+
+    async def server_puzzles(self, guild_id: int) -> list[tuple[int, int, str]]:
+        """The server's own puzzles, ``(game, entry, set_name)``, the first kept first."""
+        rows = await self._fetchall(
+            "SELECT game_id, entry, set_name FROM server_puzzles WHERE guild_id = ?"
+            " ORDER BY created_at, game_id, entry",
+            (guild_id,),
+        )
+        return [(row[0], row[1], row[2]) for row in rows]
+
+    async def server_puzzle(self, game_id: int, entry: int) -> tuple[int, str, str] | None:
+        """``(server, set_name, puzzle JSON)`` of a server's puzzle, None if there is none."""
+        row = await self._fetchone(
+            "SELECT guild_id, set_name, puzzle FROM server_puzzles WHERE game_id = ? AND entry = ?",
+            (game_id, entry),
+        )
+        return None if row is None else (row[0], row[1], row[2])
+
     # ---- helpers -------------------------------------------------------------
 
     async def _update_where(

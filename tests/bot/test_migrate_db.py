@@ -133,7 +133,7 @@ async def test_everything_is_copied_and_every_game_replays(db_path, pg_url):
         f"copied {games} games, 2 jobs, 1 bot_values, 2 challenges, 2 game_events,"
         f" 1 notify_prefs, {ratings} ratings, {history} rating_history, 1 guild_settings,"
         " 1 vacations, 1 player_names, 1 learn_progress, 1 tournaments, 2 tournament_players,"
-        " 1 tournament_games, 0 game_analyses, 1 puzzle_answers\n"
+        " 1 tournament_games, 0 game_analyses, 1 puzzle_answers, 0 server_puzzles\n"
         f"verified: {games} games replay to their state\n",
     )
     async with await Store.open(db_path) as before, await PostgresStore.open(pg_url) as after:

@@ -99,3 +99,13 @@ async def test_the_daily_puzzle_is_posted_once_per_server_and_day(service, store
     await service.change_server_settings(GUILD, ALICE, manager=True, daily_puzzle_off=True)
     clock.advance(DAY)
     assert [n for n in await service.tick() if n.kind == "daily_puzzle"] == []
+
+
+async def test_the_daily_post_names_its_puzzle_for_its_board(service, store, clock):
+    await service.change_server_settings(GUILD, ALICE, manager=True, daily_puzzle=CHANNEL)
+    [post] = [n for n in await service.tick() if n.kind == "daily_puzzle"]
+    today = time.strftime("%Y-%m-%d", time.gmtime(clock()))
+    assert puzzles.daily_id_of_job(post.key) == puzzles.daily_id(GUILD, today)
+    assert await service.daily_puzzle_picture(post) == b"PNG"  # the service's renderer
+    assert puzzles.daily_id_of_job("reminder:12:7") is None
+    assert puzzles.daily_id_of_job("daily-puzzle:x:2026-11-29") is None

@@ -78,6 +78,7 @@ async def test_migrations_are_numbered_as_sqlites_and_the_version_is_in_the_data
         "tournament_games",
         "game_analyses",
         "puzzle_answers",
+        "server_puzzles",
     }
 
 

@@ -99,9 +99,14 @@ async def make_bot(store_url, clock, dice):
     pytest from exiting (after a failure the traceback keeps the bot alive).
     """
     # Workers in a thread (a pool: test_worker_processes). No GIF at each game's end (its test turns
-    # it on: tests/discord/test_records.py). The bot opponent searches a fixed, small tree.
+    # it on: tests/discord/test_records.py), no puzzle miner's loop. The bot opponent searches a
+    # fixed, small tree.
     settings = Settings(
-        db_path=store_url, workers=0, game_gifs=False, bot_iterations=BOT_ITERATIONS
+        db_path=store_url,
+        workers=0,
+        game_gifs=False,
+        bot_iterations=BOT_ITERATIONS,
+        server_puzzles=False,  # its test mines when it means to (tests/discord/test_puzzles.py)
     )
     built = []
 

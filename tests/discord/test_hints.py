@@ -1,7 +1,8 @@
 """``/game hint`` through Discord (SimCord, issue 34): a private hint in a friendly game
 against the bot (the same after a restart, counted once), then in the history; refusals in a
 rated game and to a stranger; the ``hints`` challenge option shown on the challenge and the
-board, and refused with a rated challenge. The bot searches a small fixed tree here
+board, and refused with a rated challenge; outside a game, the open lesson step's answer
+after a try. The bot searches a small fixed tree here
 (``BOT_ITERATIONS`` in conftest)."""
 
 from __future__ import annotations
@@ -9,8 +10,20 @@ from __future__ import annotations
 import re
 
 from bot.domain import hints
+from bot.domain.learn import load_course
+from bot.domain.learn.progress import LESSON_OPEN_SECONDS
 
-from .helpers import answer, boards, description, field_value, refused, start_game, updated
+from .helpers import (
+    answer,
+    boards,
+    description,
+    field_value,
+    labels,
+    refused,
+    start_game,
+    updated,
+)
+from .test_learn import answer_step
 from .test_opponent import legal, the_bot, thread_of
 
 HINT = re.compile(r"Hint for Shax #(\d+): \*\*([^*]+)\*\*, which (.+)\.\n-# The game's record")
@@ -66,3 +79,28 @@ async def test_the_hints_option_is_shown_and_needs_a_friendly_game(world):
     refused(await w.bob.slash(thread, "game hint"), "a hint is for your own move")
     text = refused(await w.alice.slash(thread, "game hint"))
     assert HINT.match(text), text
+
+
+async def test_outside_a_game_a_hint_speaks_of_the_lesson_step_after_a_try(world):
+    """In a lesson, ``/game hint`` follows the lesson's rule (the answer after a wrong
+    try, as the step's Hint button); with no lesson open, the usual refusal."""
+    w = world
+    refused(await w.alice.slash(w.channel, "game hint"), "no game in progress here")
+    await w.alice.slash(w.channel, "game learn", course="shax")
+    shown = answer(await w.alice.slash(w.channel, "game learn", course="shax"))
+    assert labels(shown) == ["Continue", "Courses"]  # the first step asks nothing
+    refused(await w.alice.slash(w.channel, "game hint"), "Shax · ", "press Continue")
+    course = load_course("shax")
+    for step in course.lesson("board").steps:  # the first lesson, answered through
+        shown = await answer_step(w.alice, shown, step, step.answer[0] if step.answer else "")
+    placement = course.lesson("placement")
+    where = f"Shax · {placement.title}, step 1"
+    refused(await w.alice.slash(w.channel, "game hint"), where, "Try once first")
+    await answer_step(w.alice, shown, placement.steps[0], "d2")  # legal, but wrong
+    said = refused(await w.alice.slash(w.channel, "game hint"), where)
+    assert "the answer is **a7**" in said
+    await w.restart()  # kept in the store
+    assert "the answer is **a7**" in refused(await w.alice.slash(w.channel, "game hint"))
+    refused(await w.bob.slash(w.channel, "game hint"), "no game in progress here")
+    w.clock.now += LESSON_OPEN_SECONDS + 1  # a lesson left long ago is not open any more
+    refused(await w.alice.slash(w.channel, "game hint"), "no game in progress here")

@@ -1,13 +1,14 @@
 """``/game puzzle`` through Discord (SimCord, issue 34): a puzzle shown privately with its
 board, solved through the answer's autocomplete, the next one failed with the reason and
 the solution, the counts and the streak after a restart; the daily puzzle posted once in the
-channel a manager chose, and again the next day."""
+channel a manager chose, with its board, and again the next day; a game finished in the
+server becomes that server's own puzzles (the miner run as the bot's loop runs it)."""
 
 from __future__ import annotations
 
 from bot.domain import puzzles
 
-from .helpers import TICK, answer, refused
+from .helpers import PNG_SIGNATURE, SHAX_WIN, TICK, answer, play, public, refused, start_game
 from .test_settings import manager
 
 DAY = 24 * 3600.0
@@ -55,6 +56,9 @@ async def test_the_daily_puzzle_is_posted_once_a_day_where_a_manager_asked(world
     await w.env.advance_time(TICK)
     [post] = daily_posts()
     assert "/game puzzle game:daily" in post.content
+    [picture] = post.attachments  # the board drawn
+    assert picture.filename == "puzzle-of-the-day.png"
+    assert (await picture.read()).startswith(PNG_SIGNATURE)
     await w.env.advance_time(TICK)
     await w.restart()
     await w.env.advance_time(TICK)
@@ -65,3 +69,20 @@ async def test_the_daily_puzzle_is_posted_once_a_day_where_a_manager_asked(world
     w.clock.now += DAY
     await w.env.advance_time(TICK)
     assert len(daily_posts()) == 2
+
+
+async def test_a_game_finished_here_gives_the_server_puzzles_of_its_own(world):
+    w = world
+    refused(await w.carol.slash(w.channel, "game puzzle", game="server"), "no puzzles of its own")
+    await w.env.bot.mine_puzzles()  # the loop's first run, at start-up: games from now on
+    w.clock.now += 60
+    match = await start_game(w)
+    await play(match, SHAX_WIN[:5])  # c3 f6 c4 d1 c5: White's c5 closed the mill c3-c4-c5
+    public(await w.bob.slash(match.where, "game resign"))
+    await w.env.bot.mine_puzzles()
+    await w.restart()
+    shown = answer(await w.carol.slash(w.channel, "game puzzle", game="server"))
+    assert shown.content.startswith(f"**Shax puzzle from game #{match.game_id}**"), shown.content
+    assert [a.filename for a in shown.attachments] == [f"puzzle-shax-g{match.game_id}-4.png"]
+    said = refused(await w.carol.slash(w.channel, "game puzzle", answer="c5"), "Right:")
+    assert "Solved 1, failed 0" in said

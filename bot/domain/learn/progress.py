@@ -22,6 +22,9 @@ from .model import READ, Course, Lesson, Step
 
 HINT_AFTER_TRIES = 1  # the Hint button shows the answer after this many wrong answers
 TRY_FIRST = "Try once first: the hint shows the answer after a wrong one."
+# ``/game hint`` outside a game speaks of the lesson step the learner was at within this
+# time (a lesson is a private message, answered over minutes, not days).
+LESSON_OPEN_SECONDS = 3600.0
 
 
 @dataclass(frozen=True)
@@ -190,6 +193,21 @@ class Learning:
         if tries < HINT_AFTER_TRIES:
             raise NotAllowed(TRY_FIRST)
         return first_answer(place.step)
+
+    async def open_step(self, user_id: int) -> Place | None:
+        """The step the learner was at last, in the course they moved in last, if that was
+        within ``LESSON_OPEN_SECONDS`` (``/game hint`` outside a game speaks of it)."""
+        rows = [row for row in await self._store.learn_progress(user_id) if row.lesson]
+        if not rows:
+            return None
+        row = max(rows, key=lambda row: row.updated_at)
+        if row.updated_at < self._clock() - LESSON_OPEN_SECONDS:
+            return None
+        try:
+            place = place_of(row.course, row.lesson, row.step)
+        except NotFound:
+            return None
+        return Place(place.course, place.lesson, place.index, row.tries)
 
     async def _row(self, user_id: int, course_id: str) -> LearnRow:
         rows = await self._store.learn_progress(user_id)

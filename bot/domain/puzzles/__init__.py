@@ -16,6 +16,9 @@ decides the game and the others do not (``search.puzzles`` judges them), private
   of the same moves). The first answer to each puzzle counts: solved or failed, and the
   streak of puzzles solved in a row (``puzzle_answers``). A wrong answer is told why (what
   the bot's judgement makes of it) and shown the solution with its reason.
+- A server's own finished games give it puzzles of its own (``server.py``: mined in the
+  background, ids ``<set>:g<game>-<entry>``): asking for a puzzle in that server offers those
+  not yet answered first, then the shipped ones; ``game:server`` asks for them alone.
 - A server may ask for a daily puzzle in a channel (``/idzeva settings``: ``daily_puzzle``).
   The day's puzzle is chosen from the date and the server alone (every process chooses the
   same), and posted once per day: a once-only job (``bot/domain/jobs.py``) keyed by server
@@ -30,6 +33,7 @@ import functools
 import hashlib
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -43,6 +47,8 @@ from games import GAMES, Game, IllegalMove
 from search.fastcopy import clone
 from search.puzzles import DECIDES, Puzzle, complete_turns, play_turn, share_for, state_key
 
+from .server import parse_server_id, puzzle_from_json, server_puzzle_id
+
 SETS = {
     "shax": "Shax",
     "tchela": "Tchela",
@@ -52,8 +58,14 @@ SETS = {
     "pastang": "Pastang",
 }
 DAILY = "daily"
+SERVER = "server"  # ``game:server``: the server's own puzzles
+NO_SERVER_PUZZLES = (
+    "This server has no puzzles of its own yet: they are found in its finished games, a"
+    " while after each ends. `/game puzzle` offers the shipped ones meanwhile."
+)
 CURRENT_KEY = "puzzle:{user}"
-DAILY_JOB = "daily-puzzle:{guild}:{day}"
+DAILY_PREFIX = "daily-puzzle:"
+DAILY_JOB = DAILY_PREFIX + "{guild}:{day}"
 MENU_SIZE = 25  # Discord's autocomplete shows at most 25 choices
 Renderer = Callable[[Game], bytes]
 
@@ -84,7 +96,7 @@ def puzzle_of(puzzle_id: str) -> Puzzle:
 def set_named(text: str) -> str:
     """The set a player's ``game:`` names (a set, a game's name or alias, ``daily``)."""
     wanted = text.strip().lower()
-    if wanted in SETS or wanted == DAILY:
+    if wanted in SETS or wanted in (DAILY, SERVER):
         return wanted
     for name, title in SETS.items():
         if wanted == title.lower():
@@ -92,14 +104,26 @@ def set_named(text: str) -> str:
     for key, cls in GAMES.items():
         if wanted in (cls.title.lower(), *cls.aliases):
             return key
-    known = ", ".join([*SETS, DAILY])
+    known = ", ".join([*SETS, DAILY, SERVER])
     raise NotAllowed(f"There are no puzzles for {text[:30]!r}: choose one of {known}.")
 
 
 def title_of_puzzle(puzzle_id: str) -> str:
-    """``Shax puzzle 7``."""
+    """``Shax puzzle 7``; a server's own: ``Shax puzzle from game #12``."""
     name, _, number = puzzle_id.partition(":")
+    own = parse_server_id(puzzle_id)
+    if own is not None:
+        return f"{SETS[name]} puzzle from game #{own[1]}"
     return f"{SETS[name]} puzzle {number}"
+
+
+def in_set(puzzle_id: str, wanted: str | None) -> bool:
+    """Whether the puzzle answers a ``game:`` asked for (None: any)."""
+    if wanted is None:
+        return True
+    if wanted == SERVER:
+        return parse_server_id(puzzle_id) is not None
+    return puzzle_id.startswith(f"{wanted}:")
 
 
 def daily_id(guild_id: int, day: str) -> str:
@@ -107,6 +131,16 @@ def daily_id(guild_id: int, day: str) -> str:
     ids = all_ids()
     digest = hashlib.sha256(f"{guild_id}:{day}".encode()).digest()
     return ids[int.from_bytes(digest[:8], "big") % len(ids)]
+
+
+def daily_id_of_job(key: str) -> str | None:
+    """The puzzle a daily post's job (``DAILY_JOB``) names, None for another key."""
+    if not key.startswith(DAILY_PREFIX):
+        return None
+    guild, _, day = key.removeprefix(DAILY_PREFIX).partition(":")
+    if not guild.isdigit() or not day:
+        return None
+    return daily_id(int(guild), day)
 
 
 # ---- what a player sees ----------------------------------------------------------------
@@ -160,9 +194,14 @@ class Verdict:
 # ---- jobs for the worker pool ------------------------------------------------------------
 
 
-def show_job(puzzle_id: str, renderer: Renderer | None) -> tuple[str, str, bytes]:
-    """The puzzle's title, task and situation lines and its board (b"" without a renderer)."""
-    puzzle = puzzle_of(puzzle_id)
+def as_puzzle(puzzle: Puzzle | str) -> Puzzle:
+    """A puzzle, or a shipped one named by its id."""
+    return puzzle if isinstance(puzzle, Puzzle) else puzzle_of(puzzle)
+
+
+def show_job(puzzle: Puzzle | str, renderer: Renderer | None) -> tuple[str, str, bytes]:
+    """The puzzle's task and situation lines and its board (b"" without a renderer)."""
+    puzzle = as_puzzle(puzzle)
     game = puzzle.game()
     mover = game.seat_names[puzzle.seat]
     goal = "decides the game" if puzzle.kind == DECIDES else "wins the game"
@@ -171,10 +210,10 @@ def show_job(puzzle_id: str, renderer: Renderer | None) -> tuple[str, str, bytes
     return task, game.status_line(), image
 
 
-def check_job(puzzle_id: str, text: str) -> tuple[bool, str, str]:
+def check_job(puzzle: Puzzle | str, text: str) -> tuple[bool, str, str]:
     """Whether ``text`` (a whole turn) solves the puzzle, the turn as the game writes it,
     and why; ``NotAllowed`` for a move that is not legal there or a turn not finished."""
-    puzzle = puzzle_of(puzzle_id)
+    puzzle = as_puzzle(puzzle)
     game = puzzle.game()
     try:
         after = play_turn(game.copy(), text)
@@ -209,19 +248,19 @@ def wrong_reason(puzzle: Puzzle, game: Game, after: Game) -> str:
     return f"the game goes on (a win chance of {mine}% by the bot's judgement)"
 
 
-def turn_choices(puzzle_id: str) -> tuple[tuple[str, str], ...]:
+def turn_choices(puzzle: Puzzle | str) -> tuple[tuple[str, str], ...]:
     """Every legal turn in the puzzle (as typed) for the answer's autocomplete, with what it
     leaves to move; the game's first moves alone when the turns are too many to list."""
-    game = puzzle_of(puzzle_id).game()
+    game = as_puzzle(puzzle).game()
     turns = complete_turns(game)
     if turns is None:
         return tuple((move, game.describe_move(move)) for move in game.legal_moves())
     return tuple((" ".join(line), _turn_label(line, after)) for line, after in sorted(turns))
 
 
-def wrong_turn(puzzle_id: str) -> str | None:
+def wrong_turn(puzzle: Puzzle | str) -> str | None:
     """A legal whole turn that is not a solution (tests and the benchmark), if any."""
-    puzzle = puzzle_of(puzzle_id)
+    puzzle = as_puzzle(puzzle)
     solutions = puzzle.solution_states()
     for line, after in complete_turns(puzzle.game()) or []:
         if state_key(after) not in solutions:
@@ -233,15 +272,25 @@ def _turn_label(line: list[str], after: Game) -> str:
     return f"{' '.join(line)}: then {after.status_line()}"[:100]
 
 
-@functools.lru_cache(maxsize=64)
-def cached_turn_choices(puzzle_id: str) -> tuple[tuple[str, str], ...]:
-    return turn_choices(puzzle_id)
+_TURN_CHOICES: OrderedDict[str, tuple[tuple[str, str], ...]] = OrderedDict()
+TURN_CHOICES_KEPT = 64  # puzzles whose turns a worker keeps listed (the open ones, typed in)
 
 
-def search_turns(puzzle_id: str, typed: str) -> list[tuple[str, str]]:
+def cached_turn_choices(puzzle_id: str, puzzle: Puzzle) -> tuple[tuple[str, str], ...]:
+    """``turn_choices``, kept for the last puzzles asked (ids name one puzzle for good)."""
+    choices = _TURN_CHOICES.get(puzzle_id)
+    if choices is None:
+        choices = _TURN_CHOICES[puzzle_id] = turn_choices(puzzle)
+        while len(_TURN_CHOICES) > TURN_CHOICES_KEPT:
+            _TURN_CHOICES.popitem(last=False)
+    _TURN_CHOICES.move_to_end(puzzle_id)
+    return choices
+
+
+def search_turns(puzzle_id: str, puzzle: Puzzle, typed: str) -> list[tuple[str, str]]:
     """The autocomplete's entries for what was typed (the game's own menu search)."""
-    choices = cached_turn_choices(puzzle_id)
-    game = clone(puzzle_of(puzzle_id).game(), keep_log=False)
+    choices = cached_turn_choices(puzzle_id, puzzle)
+    game = clone(puzzle.game(), keep_log=False)
     return game.search_choices(choices, typed)[:MENU_SIZE]
 
 
@@ -271,43 +320,72 @@ class Puzzles:
         wanted = set_named(game) if game else None
         answers = await self._store.puzzle_answers(user_id)
         answered = {puzzle: right for puzzle, right, _when in answers}
+        if wanted in (DAILY, SERVER) and guild_id is None:
+            raise NotAllowed("That puzzle is a server's: ask in the server.")
         if wanted == DAILY:
-            if guild_id is None:
-                raise NotAllowed("The daily puzzle is a server's: ask in the server.")
+            assert guild_id is not None
             chosen = daily_id(guild_id, self.today())
         else:
-            chosen = await self._open_or_next(user_id, wanted, answered)
+            chosen = await self._open_or_next(user_id, wanted, answered, guild_id)
         await self._store.put_value(CURRENT_KEY.format(user=user_id), chosen, self._clock())
         return await self.view(chosen, stats_of(answers), answered.get(chosen))
 
     async def view(self, puzzle_id: str, stats: Stats, answered: bool | None) -> PuzzleView:
-        task, situation, image = await self._workers.run(show_job, puzzle_id, self._renderer)
+        puzzle = await self._puzzle(puzzle_id)
+        task, situation, image = await self._workers.run(show_job, puzzle, self._renderer)
         title = title_of_puzzle(puzzle_id)
         return PuzzleView(puzzle_id, title, task, situation, image, stats, answered)
 
-    async def _open_or_next(self, user_id: int, wanted: str | None, answered: dict) -> str:
+    async def _open_or_next(
+        self, user_id: int, wanted: str | None, answered: dict, guild_id: int | None
+    ) -> str:
+        """The open puzzle if it fits what was asked; else the server's own not answered,
+        then the shipped ones not answered (the set least answered first); else again."""
+        own = await self._own_ids(guild_id)
         current = await self.current(user_id)
-        fits = current is not None and (wanted is None or current.startswith(f"{wanted}:"))
-        if current is not None and fits and current not in answered:
+        here = current is not None and (parse_server_id(current) is None or current in own)
+        if current is not None and here and in_set(current, wanted) and current not in answered:
             return current
-        names = [wanted] if wanted else list(SETS)
+        for puzzle_id in own:
+            if in_set(puzzle_id, wanted) and puzzle_id not in answered:
+                return puzzle_id
+        if wanted == SERVER and not own:
+            raise NotAllowed(NO_SERVER_PUZZLES)
+        names = [] if wanted == SERVER else [wanted] if wanted else list(SETS)
         for name in sorted(names, key=lambda n: sum(p.startswith(f"{n}:") for p in answered)):
             for number in range(1, len(shipped(name)) + 1):
                 if f"{name}:{number}" not in answered:
                     return f"{name}:{number}"
         # Every one answered: show them again, in turn (they count no more).
-        pool = [pid for pid in all_ids() if wanted is None or pid.startswith(f"{wanted}:")]
+        pool = [pid for pid in [*own, *all_ids()] if in_set(pid, wanted)]
         if not pool:
             raise NotAllowed(f"There are no {SETS[wanted or 'shax']} puzzles yet.")
         return pool[len(answered) % len(pool)]
 
+    async def _own_ids(self, guild_id: int | None) -> list[str]:
+        """The server's own puzzles' ids, the first found first (none outside a server)."""
+        if guild_id is None:
+            return []
+        found = await self._store.server_puzzles(guild_id)
+        return [server_puzzle_id(name, game_id, entry) for game_id, entry, name in found]
+
+    async def _puzzle(self, puzzle_id: str) -> Puzzle:
+        """A shipped puzzle or a server's own; ``NotFound`` when there is none."""
+        own = parse_server_id(puzzle_id)
+        if own is None:
+            return puzzle_of(puzzle_id)
+        found = await self._store.server_puzzle(own[1], own[2])
+        if found is None or found[1] != own[0]:
+            raise NotFound(f"There is no puzzle {puzzle_id[:30]!r}.")
+        return puzzle_from_json(found[2])
+
     async def current(self, user_id: int) -> str | None:
-        """The player's open puzzle (the last shown), if any still shipped."""
+        """The player's open puzzle (the last shown), if it is still there."""
         kept = await self._store.get_value(CURRENT_KEY.format(user=user_id))
         if kept is None:
             return None
         try:
-            puzzle_of(kept)
+            await self._puzzle(kept)
         except NotFound:
             return None
         return kept
@@ -319,10 +397,10 @@ class Puzzles:
             raise NotAllowed("You have no puzzle open: ask for one with /game puzzle.")
         if not text.strip():
             raise NotAllowed("Type the moves of your turn.")
-        solved, turn, why = await self._workers.run(check_job, puzzle_id, text[:200])
+        puzzle = await self._puzzle(puzzle_id)
+        solved, turn, why = await self._workers.run(check_job, puzzle, text[:200])
         counted = await self._store.add_puzzle_answer(user_id, puzzle_id, solved, self._clock())
         stats = stats_of(await self._store.puzzle_answers(user_id))
-        puzzle = puzzle_of(puzzle_id)
         return Verdict(
             puzzle_id, solved, counted, turn, why, puzzle.solutions[0], puzzle.reason, stats
         )
@@ -332,9 +410,19 @@ class Puzzles:
         puzzle_id = await self.current(user_id)
         if puzzle_id is None:
             return []
-        return await self._workers.run(search_turns, puzzle_id, typed[:100])
+        puzzle = await self._puzzle(puzzle_id)
+        return await self._workers.run(search_turns, puzzle_id, puzzle, typed[:100])
 
     # ---- the daily puzzle ----------------------------------------------------------
+
+    async def daily_picture(self, job_key: str) -> bytes:
+        """The board of the daily puzzle that the post ``job_key`` names (b"" for none),
+        drawn in a worker: the post shows it."""
+        puzzle_id = daily_id_of_job(job_key)
+        if puzzle_id is None:
+            return b""
+        _task, _situation, image = await self._workers.run(show_job, puzzle_id, self._renderer)
+        return image
 
     def today(self) -> str:
         return time.strftime("%Y-%m-%d", time.gmtime(self._clock()))
