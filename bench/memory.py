@@ -25,6 +25,7 @@ from pathlib import Path
 
 from bot.domain.service import BoardView, GameService
 from bot.storage.sqlite import Store
+from render.cache import cache_bytes
 
 from .load import KINDS, act, make_service, new_board, worker_pids
 
@@ -102,6 +103,7 @@ async def run(mode: str, active: int, passes: int, seed: int = 33) -> dict[str, 
                 "workers": [memory_mib(pid) for pid in workers],
                 "others": [memory_mib(pid) for pid in others],
                 "board_images": kept_images(service) / MIB,
+                "render_caches": cache_bytes() / MIB,
             }
         finally:
             await service.close()
@@ -128,7 +130,8 @@ def rows(active: int = ACTIVE, passes: int = PASSES) -> list[str]:
     target = TARGETS_MIB["threads"]
     lines.append(
         f"  threads, one process      PSS {pss:6.1f} MiB   RSS {rss:6.1f} MiB   "
-        f"(board images {one['board_images']:.1f} MiB)   target RSS <= {target:g} MiB "
+        f"(board images {one['board_images']:.1f} MiB, render caches "
+        f"{one['render_caches']:.1f} MiB)   target RSS <= {target:g} MiB "
         f"{_mark(rss <= target)}"
     )
     pool = measured("processes", active, passes)

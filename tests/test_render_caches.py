@@ -10,7 +10,7 @@ from PIL import Image, ImageChops
 import games
 import render.common as common
 from render import render_png
-from render.cache import CACHES, ByteCache, cache_bytes, image_bytes
+from render.cache import CACHES, RENDER_CACHES_BYTES, ByteCache, cache_bytes, image_bytes
 from render.common import (
     ACCENT,
     BACKGROUNDS,
@@ -96,7 +96,7 @@ def test_the_renderers_caches_stay_under_their_byte_bounds():
     for cache in CACHES:
         assert 0 <= cache.bytes <= cache.max_bytes, cache.name
     assert BACKGROUNDS.bytes > 0 and TEXT_MASKS.bytes > 0  # they do cache something
-    assert cache_bytes() <= sum(cache.max_bytes for cache in CACHES) <= 70 << 20
+    assert cache_bytes() <= sum(cache.max_bytes for cache in CACHES) <= RENDER_CACHES_BYTES
 
 
 def flat_colours_survive(key: str, colours: list[tuple[int, int, int]]) -> None:
@@ -258,3 +258,17 @@ def test_merged_runs_join_short_gaps_then_equal_spans_of_consecutive_rows():
         (9 * step, 2 * step, 10 * step, 3 * step),
     ]
     assert merged_runs(runs, gap=0) == runs
+
+
+def test_recall_and_keep_share_get_s_bound_and_a_cached_none_is_a_hit():
+    cache = sized("test", 10)
+    assert cache.recall("a") is None and cache.misses == 1
+    cache.keep("a", b"aaaa")
+    assert cache.recall("a") == b"aaaa" and cache.hits == 1
+    cache.keep("big", b"x" * 11)  # larger than the whole cache: not kept
+    assert "big" not in cache and cache.bytes == 4
+    made = []
+    nothing: ByteCache[None] = ByteCache("test none", 10, lambda value: 0, listed=False)
+    for _ in range(2):
+        assert nothing.get("empty", lambda: made.append(1)) is None
+    assert made == [1] and nothing.hits == 1  # a drawing of nothing is made once
