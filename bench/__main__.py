@@ -7,6 +7,7 @@ from . import (
     gif,
     hints,
     load,
+    memory,
     puzzles,
     ratings,
     render,
@@ -21,6 +22,7 @@ engines.main()
 render.main()
 service.main()
 load.main()
+memory.main()
 storage.main()
 gif.main()
 store_backends.main()

@@ -15,7 +15,7 @@ import ctypes.util
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from PIL import Image
 
@@ -23,6 +23,7 @@ V = TypeVar("V")
 
 MIB = 1 << 20
 SEEN_KEYS = 4096  # how many first-time keys a cache remembers (keys only: small)
+_MISSING = object()  # no entry (a cached value may be None)
 
 
 def image_bytes(image: Image.Image) -> int:
@@ -40,7 +41,11 @@ class ByteCache(Generic[V]):
         max_bytes: int,
         size_of: Callable[[V], int],
         admit_on_second_use: bool = False,
+        *,
+        listed: bool = True,
     ):
+        """``listed``: counted in ``CACHES`` (the renderers' caches, one each a process);
+        a cache made per owner (a service's) is not, so that it goes with its owner."""
         self.name = name
         self.max_bytes = max_bytes
         self.size_of = size_of
@@ -51,7 +56,8 @@ class ByteCache(Generic[V]):
         self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._seen: OrderedDict[Hashable, None] = OrderedDict()
         self._lock = threading.Lock()
-        CACHES.append(self)
+        if listed:
+            CACHES.append(self)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -61,6 +67,14 @@ class ByteCache(Generic[V]):
 
     def get(self, key: Hashable, make: Callable[[], V]) -> V:
         """The cached value for ``key``, or ``make()`` (cached if it is worth keeping)."""
+        value = self.recall(key, _MISSING)
+        if value is _MISSING:
+            value = make()  # outside the lock: drawing may take a while
+            self.keep(key, value)
+        return value  # type: ignore[return-value]
+
+    def recall(self, key: Hashable, default: Any = None) -> Any:
+        """The cached value for ``key`` (now the most recently used), or ``default``."""
         with self._lock:
             entry = self._entries.get(key)
             if entry is not None:
@@ -68,23 +82,25 @@ class ByteCache(Generic[V]):
                 self.hits += 1
                 return entry[0]
             self.misses += 1
-        value = make()  # outside the lock: drawing may take a while
+        return default
+
+    def keep(self, key: Hashable, value: V) -> None:
+        """Cache ``value``, made for ``key``, if it is worth keeping."""
         size = self.size_of(value)
         with self._lock:
             if self.admit_on_second_use and key not in self._seen:
                 self._seen[key] = None
                 if len(self._seen) > SEEN_KEYS:
                     self._seen.popitem(last=False)
-                return value
+                return
             self._seen.pop(key, None)
             if size > self.max_bytes or key in self._entries:
-                return value
+                return
             self._entries[key] = (value, size)
             self.bytes += size
             while self.bytes > self.max_bytes:
                 _, (_, dropped) = self._entries.popitem(last=False)
                 self.bytes -= dropped
-        return value
 
     def clear(self) -> None:
         with self._lock:
@@ -94,6 +110,11 @@ class ByteCache(Generic[V]):
 
 
 CACHES: list[ByteCache] = []  # every ByteCache made, for tests and the bench
+
+# What the renderers' caches may hold together in one process (their bounds: empty boards
+# 48 MiB, text masks 8, shrunk pastes 6, sprites 4). Measured (bench/render.py, 1,000
+# active games and 20,000 actions): 43 MiB held, the empty boards 25 MiB of it.
+RENDER_CACHES_BYTES = 66 * MIB
 
 
 def cache_bytes() -> int:

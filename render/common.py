@@ -273,29 +273,78 @@ class Painter:
 
     A painter of a picture of a game's board (``on_board``) also makes pastes over parts
     still showing the empty board at the final size (``render/overlay.py``), and writes
-    the picture (``png``)."""
+    the picture (``png``). Its canvas starts blank: each ``TILE`` is blown up from the
+    board when first drawn on or read (``_materialize``), so a move that touches a few
+    tiles pays for those, not for the whole supersampled board (1.0-1.5 ms a picture).
+    """
 
     def __init__(self, image: Image.Image, overlay: Overlay | None = None):
         self._image = image
         self.dirty: list[Box] = []
         self.draw = _NotingDraw(image, self)
         self.overlay = overlay
+        self._tiles = _TileGrid(image.size)
+        self._ready: bytearray | None = None  # per tile: shows the board (None: all do)
 
     @classmethod
     def on_board(cls, board: Image.Image) -> Painter:
         """A painter of a picture starting from the empty ``board`` (final size, from a
         ``cached_background`` function)."""
-        return cls(canvas_from(board), Overlay(board))
+        size = (board.width * SCALE, board.height * SCALE)
+        paint = cls(Image.new("RGB", size, None), Overlay(board))  # None: not filled
+        paint._ready = bytearray(paint._tiles.count)
+        return paint
 
     def png(self, palette: str) -> bytes:
         """The picture, in game ``palette``'s colours, as PNG bytes (see ``encode_png``)."""
-        board = self.overlay.board if self.overlay is not None else None
-        return encode_png(self._image, palette, board, self.dirty, self.overlay)
+        if self.overlay is None:
+            return encode_png(self._image, palette, None, self.dirty)
+        board = self.overlay.board
+        quantized = getattr(board, "quantized", None)
+        if self._ready is None or not quantized or quantized[0] != palette:
+            self._materialize((0, 0, *self._image.size))  # the whole canvas is read
+            return encode_png(self._image, palette, board, self.dirty, self.overlay)
+        # Only the tiles drawn on are read: runs of them, joined across short gaps (the
+        # gaps blown up too, which shrinks back to the board's own pixels).
+        runs = merged_runs(self._tiles.runs(self._ready))
+        for run in runs:
+            self._materialize(run)
+        return encode_png(self._image, palette, board, runs, self.overlay)
+
+    @property
+    def blank_tiles(self) -> int:
+        """The tiles of the canvas never blown up from the board (0 for a plain canvas)."""
+        return 0 if self._ready is None else self._ready.count(0)
+
+    def whole(self) -> Image.Image:
+        """A copy of the canvas with every tile shown and every held paste made: the
+        picture at full size, drawn the slow way (for tests and benches)."""
+        self._materialize((0, 0, *self._image.size))
+        if self.overlay is None:
+            return self._image.copy()
+        return self.overlay.complete(self._image)
 
     @property
     def image(self) -> Image.Image:
         self.drawing((0, 0, *self._image.size))
         return self._image
+
+    def _materialize(self, box: Box) -> None:
+        """Blow the board up into the tiles ``box`` touches that still are blank."""
+        ready = self._ready
+        if ready is None:
+            return
+        runs = self._tiles.blank_runs(ready, box)
+        if not runs:
+            return
+        board = self.overlay.board  # type: ignore[union-attr]
+        board.load()
+        # Pillow's core calls: the public resize and paste check and copy more than these
+        # small pieces are worth (a dozen microseconds each, up to a hundred a picture)
+        source, target = board.im, self._image.im
+        for x0, y0, x1, y1 in runs:
+            region = (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE)
+            target.paste(source.resize((x1 - x0, y1 - y0), NEAREST, region), (x0, y0, x1, y1))
 
     @property
     def size(self) -> tuple[int, int]:
@@ -305,6 +354,7 @@ class Painter:
     def drawing(self, box: Box) -> None:
         """Note that ``box`` (supersampled) is about to be drawn on."""
         self._make_held(box)
+        self._materialize(box)
         if self.overlay is not None:
             self.overlay.mark_drawn(box)
         self.dirty.append(box)
@@ -325,6 +375,7 @@ class Painter:
         if overlay is None:
             return
         for held in overlay.release(box):
+            self._materialize(held.box)
             self._image.paste(held.source, held.at, held.mask)
             self.dirty.append(held.box)
             overlay.mark_drawn(held.box)
@@ -343,6 +394,7 @@ class Painter:
 
     def crop(self, box: Box) -> Image.Image:
         self._make_held(box)
+        self._materialize(box)
         return self._image.crop(box)
 
     @staticmethod
@@ -670,7 +722,8 @@ def side_by_side(pngs: list[bytes], gap: int, colour: Colour = PANEL_RIM) -> byt
 # The empty boards, one per game, layout or path shown: each is drawn once at the
 # supersampled size and kept at the final size (a quarter of the bytes), with its picture
 # in the game's fixed palette (a quarter more) for ``encode_png``; a picture starts from
-# it blown back up by pixel doubling, which shrinks back to the same pixels. All of them
+# it blown back up by pixel doubling, tile by tile where drawn on (``Painter.on_board``),
+# which shrinks back to the same pixels. All of them
 # together take about 40 MiB.
 def background_bytes(image: Image.Image) -> int:
     """An empty board's bytes: its pixels and its picture in the fixed palette."""
@@ -684,7 +737,7 @@ BACKGROUNDS: ByteCache[Image.Image] = ByteCache("backgrounds", 48 * MIB, backgro
 def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
     """Decorator for a function drawing an empty board (supersampled) from hashable
     arguments: it returns that board at final size, drawn once and kept in
-    ``BACKGROUNDS``. ``canvas_from`` turns it into a canvas to draw a position on. The
+    ``BACKGROUNDS``. ``Painter.on_board`` draws a position on it. The
     board of ``render/<game>.py`` also keeps its picture in that game's fixed palette."""
     palette = draw.__module__.rsplit(".", 1)[-1]
 
@@ -703,12 +756,6 @@ def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.I
         return BACKGROUNDS.get(key, lambda: make(*args))
 
     return cached
-
-
-def canvas_from(background: Image.Image) -> Image.Image:
-    """A supersampled canvas showing ``background`` (a final-size picture)."""
-    size = (background.width * SCALE, background.height * SCALE)
-    return background.resize(size, Image.Resampling.NEAREST)
 
 
 def new_canvas(width: int, height: int, colour: Colour = PANEL) -> Image.Image:
@@ -737,29 +784,92 @@ def banded_panel(
     return image
 
 
+NEAREST = Image.Resampling.NEAREST.value  # Pillow's core takes the filter's number
 TILE = 32  # final pixels: encode_png shrinks the tiles drawn on, not the whole canvas
+
+
+class _TileGrid:
+    """The ``TILE`` squares of a supersampled canvas of ``size``, row by row, and runs of
+    them: flags (a bytearray, one a tile) say which tiles a run takes."""
+
+    def __init__(self, size: tuple[int, int]):
+        self.size = size
+        self.step = TILE * SCALE
+        self.columns, self.rows = -(-size[0] // self.step), -(-size[1] // self.step)
+        self.count = self.columns * self.rows
+
+    def _span(self, box: Box) -> tuple[int, int, int, int]:
+        """The first and last column and row of the tiles ``box`` touches."""
+        step = self.step
+        x0, y0, x1, y1 = box
+        return (
+            max(0, x0 // step),
+            min(self.columns - 1, (x1 - 1) // step),
+            max(0, y0 // step),
+            min(self.rows - 1, (y1 - 1) // step),
+        )
+
+    def mark(self, flags: bytearray, box: Box) -> None:
+        left, right, top, bottom = self._span(box)
+        if right >= left:
+            ones = b"\x01" * (right - left + 1)
+            for row in range(top, bottom + 1):
+                start = row * self.columns
+                flags[start + left : start + right + 1] = ones
+
+    def _box(self, row: int, start: int, end: int) -> Box:
+        step = self.step
+        bottom = min(self.size[1], (row + 1) * step)
+        return (start * step, row * step, min(self.size[0], end * step), bottom)
+
+    def runs(self, flags: bytearray) -> list[Box]:
+        """The runs of flagged tiles along each row, as canvas boxes."""
+        columns, runs = self.columns, []
+        for row in range(self.rows):
+            line = flags[row * columns : (row + 1) * columns]
+            runs += [self._box(row, *run.span()) for run in _TOUCHED.finditer(line)]
+        return runs
+
+    def blank_runs(self, flags: bytearray, box: Box) -> list[Box]:
+        """The runs of unflagged tiles that ``box`` touches, flagged now (one box when
+        none of them was flagged)."""
+        left, right, top, bottom = self._span(box)
+        if right < left or bottom < top:
+            return []
+        columns, width = self.columns, right - left + 1
+        starts = range(top * columns + left, bottom * columns + left + 1, columns)
+        if not any(flags.find(1, start, start + width) >= 0 for start in starts):
+            ones = b"\x01" * width
+            for start in starts:
+                flags[start : start + width] = ones
+            x0, y0, _, _ = self._box(top, left, left)
+            _, _, x1, y1 = self._box(bottom, right + 1, right + 1)
+            return [(x0, y0, x1, y1)]
+        runs = []
+        for row in range(top, bottom + 1):
+            start = row * self.columns
+            line = flags[start + left : start + right + 1]
+            if 0 not in line:
+                continue
+            for run in _BLANK.finditer(line):
+                first, end = run.span()
+                runs.append(self._box(row, left + first, left + end))
+            flags[start + left : start + right + 1] = b"\x01" * len(line)
+        return runs
 
 
 def dirty_runs(dirty: list[Box], size: tuple[int, int]) -> list[Box]:
     """The tiles (``TILE`` final pixels square, on the supersampled canvas of ``size``)
     that ``dirty`` boxes touch, joined into runs along each row of tiles."""
-    step = TILE * SCALE
-    columns, rows = -(-size[0] // step), -(-size[1] // step)
-    touched = [bytearray(columns) for _ in range(rows)]
-    for x0, y0, x1, y1 in dirty:
-        left, right = max(0, x0 // step), min(columns - 1, (x1 - 1) // step)
-        for row in range(max(0, y0 // step), min(rows - 1, (y1 - 1) // step) + 1):
-            touched[row][left : right + 1] = b"\x01" * max(0, right - left + 1)
-    runs = []
-    for row, flags in enumerate(touched):
-        bottom = min(size[1], (row + 1) * step)
-        for run in _TOUCHED.finditer(flags):
-            start, end = run.span()
-            runs.append((start * step, row * step, min(size[0], end * step), bottom))
-    return runs
+    grid = _TileGrid(size)
+    touched = bytearray(grid.count)
+    for box in dirty:
+        grid.mark(touched, box)
+    return grid.runs(touched)
 
 
 _TOUCHED = re.compile(b"\x01+")
+_BLANK = re.compile(b"\x00+")
 
 
 MERGE_GAP = 3  # tiles: shrinking a few clean tiles costs less than one more call
@@ -792,7 +902,7 @@ def shrink(
     image: Image.Image, base: Image.Image | None = None, dirty: list[Box] | None = None
 ) -> Image.Image:
     """``image`` at final size. Given the empty board it started from (``base``, final
-    size, as given to ``canvas_from``) and the areas drawn on since (``dirty``), only
+    size, which the canvas showed blown up) and the areas drawn on since (``dirty``), only
     those are shrunk: the same pixels, for the price of the drawn part."""
     if base is None or dirty is None:
         return image.reduce(SCALE)

@@ -10,7 +10,7 @@ from PIL import Image, ImageChops
 import games
 import render.common as common
 from render import render_png
-from render.cache import CACHES, ByteCache, cache_bytes, image_bytes
+from render.cache import CACHES, RENDER_CACHES_BYTES, ByteCache, cache_bytes, image_bytes
 from render.common import (
     ACCENT,
     BACKGROUNDS,
@@ -96,7 +96,7 @@ def test_the_renderers_caches_stay_under_their_byte_bounds():
     for cache in CACHES:
         assert 0 <= cache.bytes <= cache.max_bytes, cache.name
     assert BACKGROUNDS.bytes > 0 and TEXT_MASKS.bytes > 0  # they do cache something
-    assert cache_bytes() <= sum(cache.max_bytes for cache in CACHES) <= 70 << 20
+    assert cache_bytes() <= sum(cache.max_bytes for cache in CACHES) <= RENDER_CACHES_BYTES
 
 
 def flat_colours_survive(key: str, colours: list[tuple[int, int, int]]) -> None:
@@ -134,18 +134,18 @@ def test_game_specific_flat_colours_are_exact():
 
 
 def capture_canvases(monkeypatch) -> list[tuple[Image.Image, Image.Image]]:
-    """Each picture drawn from now on: (its canvas with every paste made at full size,
-    shrunk; the picture the PNG shows)."""
+    """Each picture drawn from now on: (its canvas with every tile shown and every paste
+    made at full size, shrunk; the picture the PNG shows)."""
     shown: list[tuple[Image.Image, Image.Image]] = []
-    real = common.encode_png
+    real = common.Painter.png
 
-    def captured(image, palette=None, base=None, dirty=None, overlay=None):
-        exact = overlay.complete(image).reduce(SCALE)
-        png = real(image, palette, base, dirty, overlay)
+    def captured(paint, palette):
+        png = real(paint, palette)
+        exact = paint.whole().reduce(SCALE)
         shown.append((exact, Image.open(io.BytesIO(png)).convert("RGB")))
         return png
 
-    monkeypatch.setattr(common, "encode_png", captured)
+    monkeypatch.setattr(common.Painter, "png", captured)
     return shown
 
 
@@ -169,28 +169,34 @@ def test_the_fixed_palette_picture_matches_the_drawing(key: str, monkeypatch):
 @pytest.mark.parametrize("key", list(games.GAMES))
 def test_shrinking_only_the_drawn_tiles_gives_the_whole_shrink(key: str, monkeypatch):
     """Every picture the renderer draws, with every paste made on the canvas: the tiles
-    it notes as drawn on, shrunk and mapped to the palette over the empty board's own
-    mapped picture, are exactly the whole canvas shrunk and mapped (nothing drawn goes
-    unnoted)."""
+    it notes as drawn on (the only ones blown up from the board), shrunk and mapped to the
+    palette over the empty board's own mapped picture, are exactly the whole canvas, every
+    tile shown, shrunk and mapped (nothing drawn goes unnoted)."""
     monkeypatch.setattr(common, "holdable", lambda image, mask: False)
-    real = common.encode_png
-    compared = []
+    real_png, real_encode = common.Painter.png, common.encode_png
+    compared, blank = [], []
 
-    def checked(image, palette=None, base=None, dirty=None, overlay=None):
-        assert overlay is not None and not overlay.held
-        png = real(image, palette, base, dirty, overlay)
+    def encoded(image, palette=None, base=None, dirty=None, overlay=None):
         assert palette == key and base is not None and dirty is not None
         assert base.quantized[0] == key  # the fast path: only the drawn tiles are mapped
-        whole = common.quantize(overlay.complete(image).reduce(SCALE), key).convert("RGB")
+        compared.append(len(common.dirty_runs(dirty, image.size)))
+        return real_encode(image, palette, base, dirty, overlay)
+
+    def checked(paint, palette):
+        assert paint.overlay is not None and not paint.overlay.held
+        png = real_png(paint, palette)
+        blank.append(paint.blank_tiles)  # never blown up: the board there
+        whole = common.quantize(paint.whole().reduce(SCALE), key).convert("RGB")
         shown = Image.open(io.BytesIO(png)).convert("RGB")
         assert ImageChops.difference(shown, whole).getbbox() is None
-        compared.append(len(common.dirty_runs(dirty, image.size)))
         return png
 
-    monkeypatch.setattr(common, "encode_png", checked)
+    monkeypatch.setattr(common, "encode_png", encoded)
+    monkeypatch.setattr(common.Painter, "png", checked)
     for game in [games.new_game(key), *random_walk(key, 40, seed=9)[::8]]:
         render_png(game)
     assert len(compared) == 6 and all(compared)
+    assert any(blank), "some tiles are left as they are on the board"
 
 
 @pytest.mark.parametrize("key", list(games.GAMES))
@@ -252,3 +258,17 @@ def test_merged_runs_join_short_gaps_then_equal_spans_of_consecutive_rows():
         (9 * step, 2 * step, 10 * step, 3 * step),
     ]
     assert merged_runs(runs, gap=0) == runs
+
+
+def test_recall_and_keep_share_get_s_bound_and_a_cached_none_is_a_hit():
+    cache = sized("test", 10)
+    assert cache.recall("a") is None and cache.misses == 1
+    cache.keep("a", b"aaaa")
+    assert cache.recall("a") == b"aaaa" and cache.hits == 1
+    cache.keep("big", b"x" * 11)  # larger than the whole cache: not kept
+    assert "big" not in cache and cache.bytes == 4
+    made = []
+    nothing: ByteCache[None] = ByteCache("test none", 10, lambda value: 0, listed=False)
+    for _ in range(2):
+        assert nothing.get("empty", lambda: made.append(1)) is None
+    assert made == [1] and nothing.hits == 1  # a drawing of nothing is made once

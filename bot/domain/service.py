@@ -30,6 +30,7 @@ from typing import Any
 from bot.config import Settings
 from bot.domain import (
     analysis,
+    board_images,
     boards,
     challenges,
     clocks,
@@ -200,6 +201,8 @@ class GameService:
         self._snapshots: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
         self._search_games: OrderedDict[tuple[int, int], Game] = OrderedDict()
         self._lesson_pictures: OrderedDict[tuple[str, str, int], bytes] = OrderedDict()
+        # Per (game, version): its board, drawn once (bot/domain/board_images.py).
+        self._images = board_images.BoardImages()
         self._vacations = Vacations(store, clock, lambda row: self._mover_and_waiting(row)[0])
         self._challenges = challenges.Challenges(
             store,
@@ -752,6 +755,7 @@ class GameService:
         if after.is_over:
             await self._tournament_game_over(changed.id, after.state)
         image = self._image(row.kind, done.shown)
+        self._images.keep(changed.id, changed.version, image)
         view = self._view(changed, after, extra, image=image)
         return replace(view, back_from_vacation=back), after
 
@@ -873,17 +877,22 @@ class GameService:
     async def _show(
         self, row: GameRow, extra: Fields = (), *, with_image: bool = True
     ) -> BoardView:
-        """The row's board; ``with_image=False`` skips rendering for callers that only check."""
+        """The row's board; ``with_image=False`` skips rendering for callers that only check.
+        A version's board is drawn once: the move that made it, or the first to ask."""
         if row.status == "finished":
             extra = (*extra, *await self._rating_fields(row))
         known = _recall(self._snapshots, (row.id, row.version))
-        if known is not None and not with_image:
-            return self._view(row, known, extra)
+        image = self._images.recall(row.id, row.version) if with_image else None
+        if known is not None and (image is not None or not with_image):
+            return self._view(row, known, extra, image=image or b"")
         legal = None if known is None else known.legal
-        renderer = self._renderer if with_image else None
+        renderer = self._renderer if with_image and image is None else None
         shown = await self._workers.run(engine_jobs.show, row, legal, renderer)
         _remember(self._snapshots, (row.id, row.version), shown.snapshot)
-        return self._view(row, shown.snapshot, extra, image=self._image(row.kind, shown))
+        if renderer is not None:
+            image = self._image(row.kind, shown)
+            self._images.keep(row.id, row.version, image)
+        return self._view(row, shown.snapshot, extra, image=image or b"")
 
     def _image(self, kind: str, shown: engine_jobs.Shown) -> bytes:
         if shown.render_error is not None:
