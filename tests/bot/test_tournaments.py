@@ -259,3 +259,20 @@ async def test_a_long_round_is_announced_once(service, clock):
         clock.advance(4 * DAY)
         notices = await service.tick()
         assert not [n for n in notices if n.kind.startswith("tournament")]
+
+
+async def test_a_round_ended_by_a_time_out_is_followed_in_the_same_tick(service, clock):
+    # The tick that ends the round's last game on time posts the next round too, not the
+    # tick after (the time-out's write pairs round 2 while the tick runs).
+    event = await event_with(service, [ALICE, BOB, CAROL, DAVE], time=3600)
+    started = await service.start_tournament(event.id, GUILD, ALICE)
+    await service.tick()  # round 1 posted
+    await service.resign(started.boards[1].game_id, CAROL, guild_id=GUILD)
+    clock.advance(3600 + DAY)  # ALICE, White against DAVE, lets her time and grace run out
+    notices = await service.tick()
+    assert [n.kind for n in notices if n.kind in ("timed_out", "tournament")] == [
+        "timed_out",
+        "tournament",
+    ]
+    assert "round 2 of 3" in [n for n in notices if n.kind == "tournament"][0].text
+    assert len([n for n in notices if n.kind == "tournament_game"]) == 2
