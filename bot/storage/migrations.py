@@ -532,6 +532,12 @@ MIGRATIONS: list[dict[str, str]] = [
         PRIMARY KEY (user_id, puzzle)
     ){WITHOUT_ROWID};
     """),
+    # 16: an event's ``version``, moved on with every sign-up, result and withdrawal (in the
+    # transaction that writes it), so that a table kept for a version is shown again until
+    # one comes, after one read of the event (bot/domain/tournaments/events.py).
+    migration("""
+    ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]

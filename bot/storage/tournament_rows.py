@@ -31,6 +31,7 @@ class TournamentRow:
     starts_at: float | None
     created_at: float
     updated_at: float
+    version: int = 0  # moved on by every sign-up, result and withdrawal
 
     @classmethod
     def from_row(cls, row: Any) -> TournamentRow:

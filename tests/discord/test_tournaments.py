@@ -177,3 +177,28 @@ async def test_hostile_input_changes_nothing(world):
     refused(await w.bob.slash(w.channel, "tournament start"), "organiser")
     refused(await w.alice.slash(w.channel, "tournament start"), "at least 2")
     refused(await w.alice.slash(w.channel, "tournament pairings"), "no round")
+
+
+async def test_a_player_who_left_the_server_is_withdrawn_when_a_game_of_theirs_starts(world):
+    w = world
+    dave = w.guild.add_member(w.env.create_user("dave"))
+    event_id, _ = await signed_up(w, [w.alice, w.bob, w.carol, dave])
+    w.guild.remove_member(dave)  # the bot is not told (no members intent)
+    await w.alice.slash(w.channel, "tournament start")
+    # Round 1 (1-4, 2-3): DAVE's game is not posted; he is withdrawn by the withdrawal's
+    # rule: his game is lost (ALICE, White, wins it) and so are his later ones.
+    assert said(w, "has left the server") == [
+        f"{dave.mention} has left the server and is withdrawn from **Autumn Shax**: their"
+        " games left are lost."
+    ]
+    first = await boards_of_round(w, event_id, 1)
+    assert (first[0].white_id, first[0].black_id, first[0].white_points) == (
+        w.alice.id, dave.id, 1.0,
+    )  # fmt: skip
+    assert [t.name for t in w.channel.threads] == [f"Shax #{first[1].game_id}"]
+    await w.carol.slash(thread_of(w, first[1].game_id), "game resign")
+    second = await boards_of_round(w, event_id, 2)  # 4-3, 1-2: DAVE's a forfeit
+    assert (second[0].white_id, second[0].forfeit, second[0].white_points) == (dave.id, True, 0.0)
+    assert second[0].game_id is None and second[1].game_id is not None
+    view = await w.env.bot.service.tournament(event_id, w.guild.id)
+    assert view.withdrawn == (dave.id,)
