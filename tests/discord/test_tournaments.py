@@ -5,6 +5,7 @@ whose last two games end at the same instant."""
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from .helpers import (
     DAY,
@@ -13,8 +14,10 @@ from .helpers import (
     answer,
     current,
     description,
+    latest_board,
     public,
     refused,
+    version,
 )
 
 
@@ -202,3 +205,35 @@ async def test_a_player_who_left_the_server_is_withdrawn_when_a_game_of_theirs_s
     assert second[0].game_id is None and second[1].game_id is not None
     view = await w.env.bot.service.tournament(event_id, w.guild.id)
     assert view.withdrawn == (dave.id,)
+
+
+async def test_a_game_whose_thread_the_admins_deleted_goes_on_in_a_new_one(world, monkeypatch):
+    w = world
+    dave = w.guild.add_member(w.env.create_user("dave"))
+    event_id, _ = await signed_up(w, [w.alice, w.bob, w.carol, dave])
+    await w.alice.slash(w.channel, "tournament start")
+    first = await boards_of_round(w, event_id, 1)
+    deleted = thread_of(w, first[0].game_id)
+    w.env.backend.delete_channel(deleted.id)
+    await w.env.settle()
+    # The bot is told: the game goes on in a new thread, its board posted there.
+    moved = thread_of(w, first[0].game_id)
+    assert moved.id != deleted.id
+    assert "goes on here: its thread was deleted" in latest_board(moved).content
+    await w.alice.slash(moved, "shax move", move="c3")
+    assert version(latest_board(moved)) == 2
+    # A thread deleted while the bot was not told (it was away): the next board that the
+    # game posts opens a new thread.
+    shared_cog = sys.modules["cogs.shared"]  # loaded as the bot's extension
+    monkeypatch.setattr(shared_cog, "thread_deleted", lambda *_: asyncio.sleep(0))
+    w.env.backend.delete_channel(moved.id)
+    await w.env.settle()
+    assert [t for t in w.channel.threads if t.name.endswith(f"#{first[0].game_id}")] == []
+    moved_on = await dave.slash(w.channel, "shax move", move="c4")  # his only game
+    third = thread_of(w, first[0].game_id)
+    assert version(latest_board(third)) == 3
+    refused(moved_on, f"The board: <#{third.id}>")  # told privately where it is now
+    # The event goes on: both games end, and round 2 is paired and posted.
+    await dave.slash(third, "game resign")
+    await w.carol.slash(thread_of(w, first[1].game_id), "game resign")
+    assert said(w, "**Autumn Shax**, round 2 of 3:")
