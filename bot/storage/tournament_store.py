@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.storage.tournament_rows import (
     BOARD_COLUMNS,
+    ENTRY_COLUMNS,
     RUNNING,
     SIGNUP,
     BoardRow,
@@ -143,7 +144,7 @@ class TournamentStore:
         """The sign-ups in the order they came."""
         async with self._read() as db:
             rows = await db.fetchall(
-                "SELECT * FROM tournament_players WHERE tournament_id = ?"
+                f"SELECT {ENTRY_COLUMNS} FROM tournament_players WHERE tournament_id = ?"
                 " ORDER BY joined_at, user_id",
                 (tournament_id,),
             )
