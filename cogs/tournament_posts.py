@@ -2,10 +2,10 @@
 pairings and the winner in the event's channel, with mentions of the players named; each new
 game, as a line in the channel with a thread of its own holding the first board.
 
-A player who has left the server is found when a game of theirs is to be posted (the bot has
-no members intent, so it is not told when someone leaves; it asks Discord for the player):
-they are withdrawn from their events instead, by the withdrawal's rule, and the game is not
-posted."""
+A player who has left the server is found when a game of theirs is to be posted, or when they
+are reminded of their turn (the bot has no members intent, so it is not told when someone
+leaves; it asks Discord for the player then): they are withdrawn from their events, by the
+withdrawal's rule, and the game is not posted (the reminder not sent)."""
 
 from __future__ import annotations
 
@@ -55,9 +55,9 @@ async def post_tournament_notice(bot: IdzevaClient, notice: Notice) -> None:
 
 
 async def players_gone(
-    bot: IdzevaClient, channel: discord.abc.Messageable, players: tuple[int, ...]
+    bot: IdzevaClient, channel: discord.abc.Messageable | None, players: tuple[int, ...]
 ) -> list[int]:
-    """The players who are no longer members of the server, withdrawn from its events. Only
+    """The players no longer members of the channel's server, withdrawn from its events. Only
     Discord's "unknown member" counts: when it cannot say (an error, no access), they play."""
     guild = getattr(channel, "guild", None)
     me = bot.user.id if bot.user else None

@@ -237,3 +237,20 @@ async def test_a_game_whose_thread_the_admins_deleted_goes_on_in_a_new_one(world
     await dave.slash(third, "game resign")
     await w.carol.slash(thread_of(w, first[1].game_id), "game resign")
     assert said(w, "**Autumn Shax**, round 2 of 3:")
+
+
+async def test_a_player_who_left_during_a_game_is_withdrawn_at_its_reminder(world):
+    w = world
+    dave = w.guild.add_member(w.env.create_user("dave"))
+    event_id, _ = await signed_up(w, [w.alice, w.bob, w.carol, dave])
+    await w.alice.slash(w.channel, "tournament start")
+    first = await boards_of_round(w, event_id, 1)
+    game = thread_of(w, first[0].game_id)
+    await w.alice.slash(game, "shax move", move="c3")  # DAVE (Black) to move
+    w.guild.remove_member(dave)
+    w.clock.now += HOUR / 2  # half his time: the reminder is due
+    await w.env.advance_time(TICK)
+    assert not [m for m in game.history() if "it is your turn" in m.content]
+    assert len(said(w, f"{dave.mention} has left the server and is withdrawn")) == 1
+    first = await boards_of_round(w, event_id, 1)
+    assert first[0].white_points == 1.0  # his game is lost now, not at its time-out
