@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.domain.service import BoardView
+from bot.domain.service import BoardView, ServiceError
 
 from .boards import CLOCK, board_view, field_value
 from .client import IdzevaClient
@@ -37,7 +38,13 @@ async def home_channel(bot: IdzevaClient, board: BoardView) -> discord.abc.Messa
 async def rehome(bot: IdzevaClient, board: BoardView) -> discord.abc.Messageable | None:
     """The game's thread was deleted: the game goes on in a new thread on its channel (in the
     channel itself where the server wants no threads or one cannot be opened), which becomes
-    its home. None when the channel is gone too."""
+    its home. None when the channel is gone too, or the game."""
+    try:
+        now = await bot.service.summary(board.game_id, board.guild_id)
+    except ServiceError:
+        return None
+    if now.thread_id != board.thread_id:  # moved already, after ``board`` was read
+        return await home_channel(bot, replace(board, thread_id=now.thread_id))
     channel = bot.get_channel(board.channel_id)
     if channel is None:
         try:

@@ -229,6 +229,7 @@ async def test_a_game_whose_thread_the_admins_deleted_goes_on_in_a_new_one(world
     w.env.backend.delete_channel(moved.id)
     await w.env.settle()
     assert [t for t in w.channel.threads if t.name.endswith(f"#{first[0].game_id}")] == []
+    await w.alice.slash(w.channel, "game notify", where="both")  # "your turn" by DM too
     moved_on = await dave.slash(w.channel, "shax move", move="c4")  # his only game
     third = thread_of(w, first[0].game_id)
     assert version(latest_board(third)) == 3
