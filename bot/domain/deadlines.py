@@ -68,14 +68,17 @@ class Deadlines:
         by a process that died, is sent by a later tick. Without ``send``, the notices are
         marked done and returned for the caller to post."""
         now = self._clock()
-        notices = await self._due_jobs()
+        notices = [Notice(**payload, key=key) for key, payload in await self._outbox.take()]
         notices += await self._expire_challenges(now)
         notices += await self._reminders(now)
         notices += await self._claimables(now)
         notices += await self._timeouts(now)
         # A game ended on time may have ended its tournament's round: the next round's
-        # pairings and games, written due meanwhile, go out now, not a tick later.
-        notices += await self._due_jobs()
+        # pairings and games, which this tick wrote due meanwhile, go out now, not a tick
+        # later (a job it holds already is not taken twice).
+        held = {notice.key for notice in notices}
+        written = await self._outbox.take_written_due()
+        notices += [Notice(**payload, key=key) for key, payload in written if key not in held]
         notices += await digests(now)  # marked sent for the day first (bot/domain/notify.py)
         for notice in notices:
             if send is not None:
@@ -90,10 +93,6 @@ class Deadlines:
                 await self._outbox.done(notice.key)
         await self._outbox.purge()
         return notices
-
-    async def _due_jobs(self) -> list[Notice]:
-        """The outbox's jobs due now (held by nobody, or left by a process that died)."""
-        return [Notice(**payload, key=key) for key, payload in await self._outbox.take()]
 
     async def _notice_once(
         self, notice: Notice, key: str, mark: Callable[[], Awaitable[bool]], done_elsewhere
