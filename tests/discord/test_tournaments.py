@@ -1,6 +1,7 @@
 """Tournaments on SimCord (issue 32): through the real commands and buttons, from the sign-up
-to the winner, with a time-out, a restart between rounds, a withdrawal, and a Swiss round
-whose last two games end at the same instant."""
+to the winner, with a time-out, a restart between rounds, a withdrawal, a Swiss round whose
+last two games end at the same instant, a player who left the server, and a game's thread
+deleted by the admins."""
 
 from __future__ import annotations
 
