@@ -14,9 +14,9 @@ from .common.buttons import single_button_view
 from .common.challenges import challenge_embed
 from .common.client import IdzevaClient
 from .common.game_buttons import ClaimButton
-from .common.sending import make_latest_board, post_game_gif, send_in
+from .common.sending import make_latest_board, post_game_gif, post_notices_soon, send_in
 from .common.turns import deliver, send_dm
-from .tournament_posts import post_tournament_notice
+from .tournament_posts import players_gone, post_tournament_notice
 
 log = logging.getLogger(__name__)
 DAILY_PICTURE = "puzzle-of-the-day.png"
@@ -82,7 +82,12 @@ async def send_digest(bot: IdzevaClient, notice: Notice) -> None:
 async def send_reminder(
     bot: IdzevaClient, notice: Notice, only_them: discord.AllowedMentions
 ) -> None:
-    """A reminder goes where the player wants "your turn" (``/game notify``)."""
+    """A reminder goes where the player wants "your turn" (``/game notify``); to nobody when
+    the player has left the server, who is then withdrawn from its tournaments (their game
+    there lost now rather than on time)."""
+    if await players_gone(bot, await notice_channel(bot, notice), (notice.user_id,)):
+        post_notices_soon(bot)  # the withdrawals' lines, and what they moved on
+        return
     service = bot.service
     route = (await service.notify_settings(notice.guild_id, notice.user_id)).route
     if route in ("thread", "both"):

@@ -21,6 +21,7 @@ from .common.sending import (
     home_channel,
     make_latest_board,
     post_game_gif,
+    rehome,
     send_in,
 )
 from .common.text import board_link, home_id
@@ -75,13 +76,13 @@ async def post_turn_board(
     message = await send_in(home, posted, board.game_id)
     if message is not None:
         await make_latest_board(bot, board, message.id)
-        if interaction.channel_id == home_id(board):
+        if interaction.channel_id == message.channel.id:
             await done(interaction)
-        else:
+        else:  # where the board is now (a new thread, when the game's was deleted)
             summary = board.result if board.finished else board.status
             await tell(
                 interaction,
-                f"{board.title} #{board.game_id}: {summary}. The board: <#{home_id(board)}>",
+                f"{board.title} #{board.game_id}: {summary}. The board: <#{message.channel.id}>",
             )
         return message
     message = await answer_publicly(interaction, posted)
@@ -152,6 +153,23 @@ async def first_board_posted(
         shown = replace(board, thread_id=thread.id if thread else None, message_id=message.id)
         await tell_turn(bot, shown, route, message.jump_url)
     opponent_side.after_board(bot, board)
+
+
+async def thread_deleted(bot: IdzevaClient, guild_id: int, thread_id: int) -> None:
+    """A thread was deleted (by the server's admins): a game still played there goes on in a
+    new thread (``rehome``), where its board is posted again, pinging nobody."""
+    game = await bot.service.game_in_thread(guild_id, thread_id)
+    if game is None or game.finished or game.thread_id != thread_id:
+        return
+    board = await bot.service.board(game.game_id, guild_id)
+    home = await rehome(bot, board)
+    posted = board_message(board) | {
+        "content": f"{board.title} #{board.game_id} goes on here: its thread was deleted.",
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+    message = await send_in(home, posted, board.game_id)
+    if message is not None:
+        await bot.service.set_board_message(board.game_id, message.id)
 
 
 async def open_thread(

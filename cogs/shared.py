@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import logging
 
 import discord
 from discord import app_commands
@@ -29,6 +30,9 @@ from .common.sending import edit_board_clock
 from .common.text import message_link
 from .finding import resolve_game, visible_game
 from .notices import tell_opponents
+from .posting import thread_deleted
+
+log = logging.getLogger(__name__)
 
 LIST_LIMIT = 20  # games shown by /game list (the most recent; active ones first)
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=key) for key, cls in GAMES.items()]
@@ -161,6 +165,14 @@ class SharedCog(commands.GroupCog, group_name="game", group_description="Your bo
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await learn_flow.form_submitted(interaction)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread deleted by the server's admins: the game goes on in a new one."""
+        try:
+            await thread_deleted(self.bot, payload.guild_id, payload.thread_id)  # type: ignore[arg-type]
+        except ServiceError:
+            log.info("thread %s: its game could not be moved", payload.thread_id)
 
     @learn.autocomplete("course")
     async def course_autocomplete(

@@ -1,6 +1,11 @@
 """What the outbox posts for tournaments (bot/domain/tournaments/events.py): a round's
 pairings and the winner in the event's channel, with mentions of the players named; each new
-game, as a line in the channel with a thread of its own holding the first board."""
+game, as a line in the channel with a thread of its own holding the first board.
+
+A player who has left the server is found when a game of theirs is to be posted, or when they
+are reminded of their turn (the bot has no members intent, so it is not told when someone
+leaves; it asks Discord for the player then): they are withdrawn from their events, by the
+withdrawal's rule, and the game is not posted (the reminder not sent)."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from bot.domain.service import Notice, ServiceError
 
 from .common.boards import board_message
 from .common.client import IdzevaClient
-from .common.sending import send_in
+from .common.sending import post_notices_soon, send_in
 from .common.turns import quiet_turn, turn_route
 from .posting import first_board_posted
 
@@ -49,6 +54,28 @@ async def post_tournament_notice(bot: IdzevaClient, notice: Notice) -> None:
     await channel.send(notice.text, allowed_mentions=named_users(notice.text))
 
 
+async def players_gone(
+    bot: IdzevaClient, channel: discord.abc.Messageable | None, players: tuple[int, ...]
+) -> list[int]:
+    """The players no longer members of the channel's server, withdrawn from its events. Only
+    Discord's "unknown member" counts: when it cannot say (an error, no access), they play."""
+    guild = getattr(channel, "guild", None)
+    me = bot.user.id if bot.user else None
+    gone = []
+    for user_id in dict.fromkeys(players):
+        if guild is None or user_id == me:
+            continue
+        try:
+            await guild.fetch_member(user_id)
+        except discord.NotFound:
+            gone.append(user_id)
+        except discord.HTTPException:
+            log.info("could not tell whether %s is still in server %s", user_id, guild.id)
+    for user_id in gone:
+        await bot.service.tournament_player_left(guild.id, user_id)
+    return gone
+
+
 async def post_new_game(
     bot: IdzevaClient, channel: discord.abc.Messageable, notice: Notice
 ) -> None:
@@ -61,6 +88,9 @@ async def post_new_game(
         log.warning("tournament game %s cannot be shown; not posted", notice.game_id)
         return
     if board.message_id is not None:  # posted already (a notice sent twice)
+        return
+    if await players_gone(bot, channel, board.players):
+        post_notices_soon(bot)  # the withdrawals' lines, and what they moved on
         return
     line = await channel.send(notice.text, allowed_mentions=named_users(notice.text))
     threads = (await bot.service.server_settings(board.guild_id)).threads

@@ -73,6 +73,12 @@ class Deadlines:
         notices += await self._reminders(now)
         notices += await self._claimables(now)
         notices += await self._timeouts(now)
+        # A game ended on time may have ended its tournament's round: the next round's
+        # pairings and games, which this tick wrote due meanwhile, go out now, not a tick
+        # later (a job it holds already is not taken twice).
+        held = {notice.key for notice in notices}
+        written = await self._outbox.take_written_due()
+        notices += [Notice(**payload, key=key) for key, payload in written if key not in held]
         notices += await digests(now)  # marked sent for the day first (bot/domain/notify.py)
         for notice in notices:
             if send is not None:

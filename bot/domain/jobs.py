@@ -66,6 +66,7 @@ class Outbox:
         self.lease = lease
         self.owner = owner or process_name()
         self.max_attempts = max_attempts
+        self._written_due: list[str] = []  # since the last ``take_written_due``
 
     async def add(self, key: str, payload: dict[str, Any]) -> bool:
         """Write the job, held by this process; False if the key was written already."""
@@ -76,13 +77,26 @@ class Outbox:
         """Write the job held by nobody: the next ``take`` of any process sends it (what a
         command or a move found to post, and leaves to the tick). False if written already."""
         text = json.dumps(payload, sort_keys=True)
-        return await self._store.add_job(key, text, self._clock(), self.owner, 0.0)
+        written = await self._store.add_job(key, text, self._clock(), self.owner, 0.0)
+        if written:
+            self._written_due.append(key)
+        return written
 
     async def take(self, limit: int = TAKE_LIMIT) -> list[tuple[str, dict[str, Any]]]:
         """The undone jobs whose lease ran out, now held by this process."""
         taken = await self._store.take_jobs(
             self.owner, self._clock(), self.lease, limit, self.max_attempts
         )
+        return [(key, json.loads(text)) for key, text in taken]
+
+    async def take_written_due(self) -> list[tuple[str, dict[str, Any]]]:
+        """The jobs this process wrote due since it last asked, now held by it: those no
+        other process took meanwhile (a tick's own work, such as a round paired after a
+        time-out, sent by that tick; never a job another process holds)."""
+        keys, self._written_due = self._written_due, []
+        if not keys:
+            return []
+        taken = await self._store.take_named_jobs(keys, self.owner, self._clock(), self.lease)
         return [(key, json.loads(text)) for key, text in taken]
 
     async def claim(self, key: str, lease: float | None = None) -> bool:

@@ -821,6 +821,10 @@ class GameService:
     ) -> TournamentView:  # fmt: skip
         return await self._tournaments.withdraw(event_id, guild_id, user_id, by=by, manager=manager)
 
+    async def tournament_player_left(self, guild_id: int, user_id: int) -> list[TournamentView]:
+        """The player has left the server: off its events (``Tournaments.player_left``)."""
+        return await self._tournaments.player_left(guild_id, user_id)
+
     async def cancel_tournament(
         self, event_id: int, guild_id: int, user_id: int, *, manager: bool = False
     ) -> TournamentView:

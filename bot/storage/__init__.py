@@ -28,6 +28,7 @@ from bot.storage.rows import (
     VacationRow,
 )
 from bot.storage.sqlite import Store
+from bot.storage.tournament_rows import BoardRow, EntryRow, TournamentRow
 from games.base import LogEntry
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -209,6 +210,10 @@ class GameStore(Protocol):
         self, owner: str, now: float, lease: float, limit: int, max_attempts: int
     ) -> list[tuple[str, str]]: ...
 
+    async def take_named_jobs(
+        self, keys: Sequence[str], owner: str, now: float, lease: float
+    ) -> list[tuple[str, str]]: ...
+
     async def claim_job(self, key: str, now: float, owner: str, lease: float) -> bool: ...
 
     async def finish_job(self, key: str, now: float) -> None: ...
@@ -254,6 +259,80 @@ class GameStore(Protocol):
     async def server_puzzles(self, guild_id: int) -> list[tuple[int, int, str]]: ...
 
     async def server_puzzle(self, game_id: int, entry: int) -> tuple[int, str, str] | None: ...
+    # Tournaments (bot/domain/tournaments/; bot/storage/tournament_store.py): events, sign-ups,
+    # rounds written once, results.
+    async def insert_tournament(self, **columns: Any) -> int: ...
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRow | None: ...
+
+    async def tournaments_of_guild(
+        self, guild_id: int, statuses: Sequence[str] = ("signup", "running"), limit: int = 25
+    ) -> list[TournamentRow]: ...
+
+    async def tournaments_to_start(self, now: float) -> list[TournamentRow]: ...
+
+    async def tournaments_running(self) -> list[TournamentRow]: ...
+
+    async def update_tournament(
+        self, tournament_id: int, *, expected_status: str | None = None, **columns: Any
+    ) -> bool: ...
+
+    async def join_tournament(
+        self, tournament_id: int, user_id: int, now: float, *, level: str | None = None
+    ) -> bool: ...
+
+    async def leave_tournament(self, tournament_id: int, user_id: int) -> bool: ...
+
+    async def tournament_players(self, tournament_id: int) -> list[EntryRow]: ...
+
+    async def open_tournaments_of_user(
+        self, guild_id: int, user_id: int, kind: str | None = None
+    ) -> list[TournamentRow]: ...
+
+    async def finished_tournaments_of_user(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[TournamentRow]: ...
+
+    async def withdraw_player(self, tournament_id: int, user_id: int) -> bool: ...
+
+    async def start_tournament(
+        self,
+        tournament_id: int,
+        seeds: Sequence[tuple[int, float]],
+        rounds: int,
+        boards: Iterable[BoardRow],
+        now: float,
+    ) -> bool: ...
+
+    async def add_round(
+        self, tournament_id: int, number: int, boards: Iterable[BoardRow], now: float
+    ) -> bool: ...
+
+    async def finish_tournament(
+        self, tournament_id: int, last_round: int, now: float, status: str = "finished"
+    ) -> bool: ...
+
+    async def tournament_boards(
+        self, tournament_id: int, round_number: int | None = None, *, from_round: int = 1
+    ) -> list[BoardRow]: ...
+
+    async def board_of_game(self, game_id: int) -> BoardRow | None: ...
+
+    async def start_board_game(
+        self, tournament_id: int, round_number: int, board: int, **game_columns: Any
+    ) -> int | None: ...
+
+    async def record_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        white_points: float,
+        *,
+        forfeit: bool = False,
+    ) -> bool: ...
+
+    async def boards_ended_unrecorded(self, limit: int = 100) -> list[tuple[BoardRow, str]]: ...
 
 
 def is_postgres(url: str) -> bool:

@@ -549,6 +549,12 @@ MIGRATIONS: list[dict[str, str]] = [
     CREATE INDEX server_puzzles_by_guild ON server_puzzles (guild_id, created_at);
     CREATE INDEX games_finished_in_order ON games (status, updated_at, id);
     """),
+    # 17: an event's ``version``, moved on with every sign-up, result and withdrawal (in the
+    # transaction that writes it), so that a table kept for a version is shown again until
+    # one comes, after one read of the event (bot/domain/tournaments/events.py).
+    migration("""
+    ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]

@@ -247,6 +247,7 @@ GAME_COLUMNS = frozenset(
 CLOCK_COLUMNS = ("turn_started_at", "remind_at", "claim_at", "timeout_at")
 CHALLENGE_COLUMNS = frozenset(["message_id", "status", "game_id", "accepted"])
 NOTICE_FLAGS = ("reminded", "claim_notified")
+NAMED_JOBS_AT_ONCE = 500  # keys in one statement (SQLite's limit of parameters is 32,766)
 
 
 class SqlStore(TournamentStore):
@@ -801,6 +802,25 @@ class SqlStore(TournamentStore):
                 (owner, now + lease, now, max_attempts, limit),
             )
         return [(row[0], row[1]) for row in rows]
+
+    async def take_named_jobs(
+        self, keys: Sequence[str], owner: str, now: float, lease: float
+    ) -> list[tuple[str, str]]:
+        """Take those of the jobs ``keys`` that are undone and held by nobody (written due,
+        or their holder's lease ran out), as ``take_jobs`` does."""
+        taken: list[tuple[str, str]] = []
+        for start in range(0, len(keys), NAMED_JOBS_AT_ONCE):
+            chunk = keys[start : start + NAMED_JOBS_AT_ONCE]
+            marks = ", ".join("?" for _ in chunk)
+            async with self._statement() as db:
+                rows = await db.fetchall(
+                    "UPDATE jobs SET owner = ?, lease_until = ?, attempts = attempts + 1"
+                    f" WHERE key IN ({marks}) AND done_at IS NULL AND lease_until <= ?"
+                    " RETURNING key, payload",
+                    (owner, now + lease, *chunk, now),
+                )
+            taken += [(row[0], row[1]) for row in rows]
+        return taken
 
     async def claim_job(self, key: str, now: float, owner: str, lease: float) -> bool:
         """Hold ``key`` until ``now + lease``: True when nobody held it, or its holder's

@@ -31,6 +31,7 @@ class TournamentRow:
     starts_at: float | None
     created_at: float
     updated_at: float
+    version: int = 0  # moved on by every sign-up, result and withdrawal
 
     @classmethod
     def from_row(cls, row: Any) -> TournamentRow:
@@ -53,9 +54,10 @@ class EntryRow:
 
     @classmethod
     def from_row(cls, row: Any) -> EntryRow:
-        data = known_columns(cls, row)
-        data["withdrawn"] = bool(data["withdrawn"])
-        return cls(**data)
+        """From a row selected as ``ENTRY_COLUMNS`` (in that order: a 1,000-player event's
+        sign-ups are read for each table computed)."""
+        event, user, joined, rating, level, withdrawn = tuple(row)[:6]
+        return cls(event, user, joined, rating, level, bool(withdrawn))
 
 
 @dataclass(frozen=True)
@@ -94,3 +96,4 @@ class BoardRow:
 
 
 BOARD_COLUMNS = "tournament_id, round, board, white_id, black_id, game_id, white_points, forfeit"
+ENTRY_COLUMNS = "tournament_id, user_id, joined_at, rating, level, withdrawn"

@@ -5,6 +5,10 @@ What makes a round paired once, whatever the processes: a round's boards are wri
 transaction that moves the event's ``round`` on, compare-and-set (``add_round``); a game is
 started for a board in the transaction that sets the board's ``game_id`` if it has none
 (``start_board_game``); a result is written only over no result (``record_result``).
+
+A sign-up, a sign-up taken back, a withdrawal and a result each move the event's ``version``
+on in the transaction that writes them: with its status and round, it says whether a table
+computed earlier still stands.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 from bot.storage.tournament_rows import (
     BOARD_COLUMNS,
+    ENTRY_COLUMNS,
     RUNNING,
     SIGNUP,
     BoardRow,
@@ -118,32 +123,28 @@ class TournamentStore:
                 )
                 if count is not None and count[0] >= event[0]:
                     return False
-            return (
-                await db.execute(
-                    "INSERT INTO tournament_players (tournament_id, user_id, joined_at, level)"
-                    " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    (tournament_id, user_id, now, level),
-                )
-                == 1
+            joined = await db.execute(
+                "INSERT INTO tournament_players (tournament_id, user_id, joined_at, level)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (tournament_id, user_id, now, level),
             )
+            return await _changed(db, tournament_id, joined)
 
     async def leave_tournament(self, tournament_id: int, user_id: int) -> bool:
         """Take back a sign-up, while the event signs up."""
-        async with self._statement() as db:
-            return (
-                await db.execute(
-                    "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?"
-                    " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')",
-                    (tournament_id, user_id, tournament_id),
-                )
-                == 1
+        async with self._write() as db:
+            left = await db.execute(
+                "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?"
+                " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')",
+                (tournament_id, user_id, tournament_id),
             )
+            return await _changed(db, tournament_id, left)
 
     async def tournament_players(self, tournament_id: int) -> list[EntryRow]:
         """The sign-ups in the order they came."""
         async with self._read() as db:
             rows = await db.fetchall(
-                "SELECT * FROM tournament_players WHERE tournament_id = ?"
+                f"SELECT {ENTRY_COLUMNS} FROM tournament_players WHERE tournament_id = ?"
                 " ORDER BY joined_at, user_id",
                 (tournament_id,),
             )
@@ -181,15 +182,13 @@ class TournamentStore:
         return [TournamentRow.from_row(row) for row in rows]
 
     async def withdraw_player(self, tournament_id: int, user_id: int) -> bool:
-        async with self._statement() as db:
-            return (
-                await db.execute(
-                    "UPDATE tournament_players SET withdrawn = 1"
-                    " WHERE tournament_id = ? AND user_id = ? AND withdrawn = 0",
-                    (tournament_id, user_id),
-                )
-                == 1
+        async with self._write() as db:
+            withdrawn = await db.execute(
+                "UPDATE tournament_players SET withdrawn = 1"
+                " WHERE tournament_id = ? AND user_id = ? AND withdrawn = 0",
+                (tournament_id, user_id),
             )
+            return await _changed(db, tournament_id, withdrawn)
 
     # ---- rounds ----------------------------------------------------------------------
 
@@ -249,29 +248,18 @@ class TournamentStore:
             )
 
     async def tournament_boards(
-        self, tournament_id: int, round_number: int | None = None
+        self, tournament_id: int, round_number: int | None = None, *, from_round: int = 1
     ) -> list[BoardRow]:
-        """Every board of the event (or of one round), in round and board order."""
-        one = " AND round = ?" if round_number is not None else ""
+        """Every board of the event (or of one round, or of the rounds from ``from_round``
+        on), in round and board order."""
+        which = " AND round = ?" if round_number is not None else " AND round >= ?"
         async with self._read() as db:
             rows = await db.fetchall(
-                f"SELECT {BOARD_COLUMNS} FROM tournament_games WHERE tournament_id = ?{one}"
+                f"SELECT {BOARD_COLUMNS} FROM tournament_games WHERE tournament_id = ?{which}"
                 " ORDER BY round, board",
-                (tournament_id, *([round_number] if round_number is not None else [])),
+                (tournament_id, from_round if round_number is None else round_number),
             )
         return [BoardRow.from_row(row) for row in rows]
-
-    async def tournament_changes(self, tournament_id: int) -> tuple[int, int]:
-        """How many results are written and how many players withdrew: the table changes
-        only when one of them does."""
-        async with self._read() as db:
-            row = await db.fetchone(
-                "SELECT (SELECT COUNT(*) FROM tournament_games WHERE tournament_id = ?"
-                " AND white_points IS NOT NULL), (SELECT COUNT(*) FROM tournament_players"
-                " WHERE tournament_id = ? AND withdrawn = 1)",
-                (tournament_id, tournament_id),
-            )
-        return (int(row[0]), int(row[1])) if row else (0, 0)
 
     async def board_of_game(self, game_id: int) -> BoardRow | None:
         async with self._read() as db:
@@ -312,16 +300,13 @@ class TournamentStore:
         forfeit: bool = False,
     ) -> bool:
         """The board's result, written once (over no result)."""
-        async with self._statement() as db:
-            return (
-                await db.execute(
-                    "UPDATE tournament_games SET white_points = ?, forfeit = ?"
-                    " WHERE tournament_id = ? AND round = ? AND board = ?"
-                    " AND white_points IS NULL",
-                    (white_points, int(forfeit), tournament_id, round_number, board),
-                )
-                == 1
+        async with self._write() as db:
+            written = await db.execute(
+                "UPDATE tournament_games SET white_points = ?, forfeit = ?"
+                " WHERE tournament_id = ? AND round = ? AND board = ? AND white_points IS NULL",
+                (white_points, int(forfeit), tournament_id, round_number, board),
             )
+            return await _changed(db, tournament_id, written)
 
     async def boards_ended_unrecorded(self, limit: int = 100) -> list[tuple[BoardRow, str]]:
         """Boards whose game has finished but whose result is not written yet (a process
@@ -336,6 +321,15 @@ class TournamentStore:
                 (limit,),
             )
         return [(BoardRow.from_row(row), row["game_result"]) for row in rows]
+
+
+async def _changed(db: Any, tournament_id: int, rows_written: int) -> bool:
+    """Whether one row was written; if so the event's version moves on, in the same
+    transaction."""
+    if rows_written != 1:
+        return False
+    await db.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", (tournament_id,))
+    return True
 
 
 async def _insert_boards(db: Any, boards: Iterable[BoardRow]) -> None:

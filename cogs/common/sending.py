@@ -1,16 +1,18 @@
 """Sending into a game's home (its thread, or its channel) and keeping its latest board: the
-one message whose buttons are live."""
+one message whose buttons are live. A game whose thread the server's admins deleted gets a
+new one (``rehome``), so that its boards, its tournament's included, still have a home."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.domain.service import BoardView
+from bot.domain.service import BoardView, ServiceError
 
 from .boards import CLOCK, board_view, field_value
 from .client import IdzevaClient
@@ -20,14 +22,53 @@ log = logging.getLogger(__name__)
 
 
 async def home_channel(bot: IdzevaClient, board: BoardView) -> discord.abc.Messageable | None:
-    """The game's thread or channel; an archived thread is not cached, so fetch it then."""
+    """The game's thread or channel; an archived thread is not cached, so fetch it then. A
+    thread that is gone (deleted while the bot was away) is replaced (``rehome``)."""
     channel = bot.get_channel(home_id(board))
     if channel is None:
         try:
             channel = await bot.fetch_channel(home_id(board))
+        except discord.NotFound:
+            return await rehome(bot, board) if board.thread_id else None
         except discord.HTTPException:
             return None
     return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+async def rehome(bot: IdzevaClient, board: BoardView) -> discord.abc.Messageable | None:
+    """The game's thread was deleted: the game goes on in a new thread on its channel (in the
+    channel itself where the server wants no threads or one cannot be opened), which becomes
+    its home. None when the channel is gone too, or the game."""
+    try:
+        now = await bot.service.summary(board.game_id, board.guild_id)
+    except ServiceError:
+        return None
+    if now.thread_id != board.thread_id:  # moved already, after ``board`` was read
+        return await home_channel(bot, replace(board, thread_id=now.thread_id))
+    channel = bot.get_channel(board.channel_id)
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(board.channel_id)
+        except discord.HTTPException:
+            return None
+    if not isinstance(channel, discord.abc.Messageable):
+        return None
+    thread = None
+    if (await bot.service.server_settings(board.guild_id)).threads and isinstance(
+        channel, discord.TextChannel
+    ):
+        try:
+            thread = await channel.create_thread(
+                name=f"{board.title} #{board.game_id}",
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+            )
+        except discord.HTTPException:
+            log.info("game %s: no new thread; it goes on in its channel", board.game_id)
+    await bot.service.set_game_location(
+        board.game_id, thread_id=thread.id if thread else None, message_id=None
+    )
+    return thread or channel
 
 
 async def send_in(

@@ -29,6 +29,17 @@ async def test_a_job_is_written_once_and_taken_only_when_its_lease_runs_out(stor
     assert await a.take() == [] and await b.take() == []
 
 
+async def test_a_process_takes_back_the_jobs_it_wrote_due_unless_another_took_them(store, clock):
+    a, b = outbox(store, clock, "a"), outbox(store, clock, "b")
+    assert await a.add_due("round:1", {"n": 1}) and await a.add_due("round:2", {"n": 2})
+    assert not await a.add_due("round:1", {"n": 1})  # written once
+    assert sorted(await b.take()) == [("round:1", {"n": 1}), ("round:2", {"n": 2})]
+    assert await a.take_written_due() == []  # b holds both: a does not take them
+    assert await a.add_due("round:3", {"n": 3})
+    assert await a.take_written_due() == [("round:3", {"n": 3})]
+    assert await a.take_written_due() == [] and await b.take() == []  # held by a now
+
+
 async def test_a_job_that_keeps_failing_is_tried_max_attempts_times(store, clock):
     a = outbox(store, clock, "a")
     await a.add("k", {})

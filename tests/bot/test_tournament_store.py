@@ -149,3 +149,33 @@ async def test_nothing_is_lost_on_reopening(store_url):
         assert (await store.get_tournament(event_id)).round == 1
     finally:
         await store.close()
+
+
+async def test_the_version_moves_on_with_each_sign_up_result_and_withdrawal(store):
+    event_id = await new_event(store)
+
+    async def version() -> int:
+        return (await store.get_tournament(event_id)).version
+
+    assert await version() == 0
+    for user in (ALICE, BOB, CAROL, DAVE):
+        assert await store.join_tournament(event_id, user, START)
+    assert not await store.join_tournament(event_id, ALICE, START)  # nothing written: no change
+    assert await store.leave_tournament(event_id, DAVE)
+    assert not await store.leave_tournament(event_id, DAVE)
+    assert await version() == 5
+    one = [BoardRow(event_id, 1, 1, ALICE, BOB), BoardRow(event_id, 1, 2, CAROL, None, None, 1.0)]
+    assert await store.start_tournament(event_id, [(ALICE, 0), (BOB, 0), (CAROL, 0)], 3, one, START)
+    assert await store.record_result(event_id, 1, 1, 1.0)
+    assert not await store.record_result(event_id, 1, 1, 0.0)  # written once
+    assert await version() == 6
+    two = [BoardRow(event_id, 2, 1, CAROL, ALICE), BoardRow(event_id, 2, 2, BOB, None, None, 1.0)]
+    assert await store.add_round(event_id, 2, two, START)
+    assert await store.withdraw_player(event_id, CAROL)
+    assert not await store.withdraw_player(event_id, CAROL)
+    assert await version() == 7
+    # The boards of the rounds from the second on: the open round's, read again for a table.
+    later = await store.tournament_boards(event_id, from_round=2)
+    assert [(b.round, b.board) for b in later] == [(2, 1), (2, 2)]
+    assert len(await store.tournament_boards(event_id)) == 4
+    assert [b.board for b in await store.tournament_boards(event_id, 1)] == [1, 2]

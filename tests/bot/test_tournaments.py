@@ -259,3 +259,74 @@ async def test_a_long_round_is_announced_once(service, clock):
         clock.advance(4 * DAY)
         notices = await service.tick()
         assert not [n for n in notices if n.kind.startswith("tournament")]
+
+
+async def test_a_round_ended_by_a_time_out_is_followed_in_the_same_tick(service, clock):
+    # The tick that ends the round's last game on time posts the next round too, not the
+    # tick after (the time-out's write pairs round 2 while the tick runs).
+    event = await event_with(service, [ALICE, BOB, CAROL, DAVE], time=3600)
+    started = await service.start_tournament(event.id, GUILD, ALICE)
+    await service.tick()  # round 1 posted
+    await service.resign(started.boards[1].game_id, CAROL, guild_id=GUILD)
+    clock.advance(3600 + DAY)  # ALICE, White against DAVE, lets her time and grace run out
+    notices = await service.tick()
+    assert [n.kind for n in notices if n.kind in ("timed_out", "tournament")] == [
+        "timed_out",
+        "tournament",
+    ]
+    assert "round 2 of 3" in [n for n in notices if n.kind == "tournament"][0].text
+    assert len([n for n in notices if n.kind == "tournament_game"]) == 2
+
+
+async def test_the_kept_table_follows_every_change_made_by_any_process(service, store, clock):
+    def process(owner: str) -> GameService:
+        outbox = Outbox(store, clock, owner=owner)
+        return GameService(store, settings=Settings(), clock=clock, bot_user_id=BOT, outbox=outbox)
+
+    other = process("second process")
+
+    async def table_is_fresh() -> None:
+        fresh = await process("a new process").tournament_table(event.id, GUILD)
+        assert await service.tournament_table(event.id, GUILD) == fresh
+
+    event = await event_with(service, [ALICE, BOB, CAROL])
+    await service.tournament_table(event.id, GUILD)
+    await other.join_tournament(event.id, GUILD, DAVE)
+    await table_is_fresh()
+    await service.start_tournament(event.id, GUILD, ALICE)
+    for number in (1, 2, 3):
+        for board in (await service.tournament_round(event.id, GUILD, number)).boards:
+            await table_is_fresh()
+            await other.resign(board.game_id, lower_id_wins(board.white_id, board.black_id),
+                               guild_id=GUILD)  # fmt: skip
+            await table_is_fresh()
+    final = await service.tournament_table(event.id, GUILD)
+    assert final.event.status == "finished"
+    assert [(s.player, s.points) for s in final.rows] == [
+        (ALICE, 3.0), (BOB, 2.0), (CAROL, 1.0), (DAVE, 0.0),
+    ]  # fmt: skip
+
+
+async def test_a_player_who_left_the_server_leaves_every_event_here(service):
+    signing_up = await event_with(service, [ALICE, BOB, CAROL], kind="tchela", name="Tchela")
+    running = await event_with(service, [ALICE, BOB, CAROL, DAVE])
+    started = await service.start_tournament(running.id, GUILD, ALICE)
+    await service.tick()
+    changed = await service.tournament_player_left(GUILD, DAVE)
+    assert [e.id for e in changed] == [running.id]  # DAVE was in one event
+    changed = await service.tournament_player_left(GUILD, ALICE)
+    assert {e.id: e.players for e in changed} == {signing_up.id: (BOB, CAROL), running.id:
+                                                  (ALICE, BOB, CAROL, DAVE)}  # fmt: skip
+    assert (await service.tournament(running.id, GUILD)).withdrawn == (ALICE, DAVE)
+    # ALICE against DAVE, both gone: the one who left first resigned it.
+    first = (await service.tournament_round(running.id, GUILD, 1)).boards
+    assert first[0].white_points == 1.0 and started.boards[0].white_id == ALICE
+    assert await service.tournament_player_left(GUILD, DAVE) == []  # once
+    lines = [n.text for n in await service.tick() if "left the server" in n.text]
+    assert sorted(lines) == [
+        f"<@{ALICE}> has left the server and is off the sign-up of **Tchela**.",
+        f"<@{ALICE}> has left the server and is withdrawn from **Autumn Shax**: their games"
+        " left are lost.",
+        f"<@{DAVE}> has left the server and is withdrawn from **Autumn Shax**: their games"
+        " left are lost.",
+    ]

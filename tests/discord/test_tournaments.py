@@ -1,10 +1,12 @@
 """Tournaments on SimCord (issue 32): through the real commands and buttons, from the sign-up
-to the winner, with a time-out, a restart between rounds, a withdrawal, and a Swiss round
-whose last two games end at the same instant."""
+to the winner, with a time-out, a restart between rounds, a withdrawal, a Swiss round whose
+last two games end at the same instant, a player who left the server, and a game's thread
+deleted by the admins."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from .helpers import (
     DAY,
@@ -13,8 +15,10 @@ from .helpers import (
     answer,
     current,
     description,
+    latest_board,
     public,
     refused,
+    version,
 )
 
 
@@ -177,3 +181,78 @@ async def test_hostile_input_changes_nothing(world):
     refused(await w.bob.slash(w.channel, "tournament start"), "organiser")
     refused(await w.alice.slash(w.channel, "tournament start"), "at least 2")
     refused(await w.alice.slash(w.channel, "tournament pairings"), "no round")
+
+
+async def test_a_player_who_left_the_server_is_withdrawn_when_a_game_of_theirs_starts(world):
+    w = world
+    dave = w.guild.add_member(w.env.create_user("dave"))
+    event_id, _ = await signed_up(w, [w.alice, w.bob, w.carol, dave])
+    w.guild.remove_member(dave)  # the bot is not told (no members intent)
+    await w.alice.slash(w.channel, "tournament start")
+    # Round 1 (1-4, 2-3): DAVE's game is not posted; he is withdrawn by the withdrawal's
+    # rule: his game is lost (ALICE, White, wins it) and so are his later ones.
+    assert said(w, "has left the server") == [
+        f"{dave.mention} has left the server and is withdrawn from **Autumn Shax**: their"
+        " games left are lost."
+    ]
+    first = await boards_of_round(w, event_id, 1)
+    assert (first[0].white_id, first[0].black_id, first[0].white_points) == (
+        w.alice.id, dave.id, 1.0,
+    )  # fmt: skip
+    assert [t.name for t in w.channel.threads] == [f"Shax #{first[1].game_id}"]
+    await w.carol.slash(thread_of(w, first[1].game_id), "game resign")
+    second = await boards_of_round(w, event_id, 2)  # 4-3, 1-2: DAVE's a forfeit
+    assert (second[0].white_id, second[0].forfeit, second[0].white_points) == (dave.id, True, 0.0)
+    assert second[0].game_id is None and second[1].game_id is not None
+    view = await w.env.bot.service.tournament(event_id, w.guild.id)
+    assert view.withdrawn == (dave.id,)
+
+
+async def test_a_game_whose_thread_the_admins_deleted_goes_on_in_a_new_one(world, monkeypatch):
+    w = world
+    dave = w.guild.add_member(w.env.create_user("dave"))
+    event_id, _ = await signed_up(w, [w.alice, w.bob, w.carol, dave])
+    await w.alice.slash(w.channel, "tournament start")
+    first = await boards_of_round(w, event_id, 1)
+    deleted = thread_of(w, first[0].game_id)
+    w.env.backend.delete_channel(deleted.id)
+    await w.env.settle()
+    # The bot is told: the game goes on in a new thread, its board posted there.
+    moved = thread_of(w, first[0].game_id)
+    assert moved.id != deleted.id
+    assert "goes on here: its thread was deleted" in latest_board(moved).content
+    await w.alice.slash(moved, "shax move", move="c3")
+    assert version(latest_board(moved)) == 2
+    # A thread deleted while the bot was not told (it was away): the next board that the
+    # game posts opens a new thread.
+    shared_cog = sys.modules["cogs.shared"]  # loaded as the bot's extension
+    monkeypatch.setattr(shared_cog, "thread_deleted", lambda *_: asyncio.sleep(0))
+    w.env.backend.delete_channel(moved.id)
+    await w.env.settle()
+    assert [t for t in w.channel.threads if t.name.endswith(f"#{first[0].game_id}")] == []
+    await w.alice.slash(w.channel, "game notify", where="both")  # "your turn" by DM too
+    moved_on = await dave.slash(w.channel, "shax move", move="c4")  # his only game
+    third = thread_of(w, first[0].game_id)
+    assert version(latest_board(third)) == 3
+    refused(moved_on, f"The board: <#{third.id}>")  # told privately where it is now
+    # The event goes on: both games end, and round 2 is paired and posted.
+    await dave.slash(third, "game resign")
+    await w.carol.slash(thread_of(w, first[1].game_id), "game resign")
+    assert said(w, "**Autumn Shax**, round 2 of 3:")
+
+
+async def test_a_player_who_left_during_a_game_is_withdrawn_at_its_reminder(world):
+    w = world
+    dave = w.guild.add_member(w.env.create_user("dave"))
+    event_id, _ = await signed_up(w, [w.alice, w.bob, w.carol, dave])
+    await w.alice.slash(w.channel, "tournament start")
+    first = await boards_of_round(w, event_id, 1)
+    game = thread_of(w, first[0].game_id)
+    await w.alice.slash(game, "shax move", move="c3")  # DAVE (Black) to move
+    w.guild.remove_member(dave)
+    w.clock.now += HOUR / 2  # half his time: the reminder is due
+    await w.env.advance_time(TICK)
+    assert not [m for m in game.history() if "it is your turn" in m.content]
+    assert len(said(w, f"{dave.mention} has left the server and is withdrawn")) == 1
+    first = await boards_of_round(w, event_id, 1)
+    assert first[0].white_points == 1.0  # his game is lost now, not at its time-out

@@ -44,6 +44,7 @@ from bot.storage import GameStore
 from bot.storage.rating_model import rating_game
 from bot.storage.tournament_rows import (
     CANCELLED,
+    FINISHED,
     FORMATS,
     RUNNING,
     SIGNUP,
@@ -68,7 +69,7 @@ FORMAT_NAMES = {
     "knockout": "knockout",
 }
 MOST_ROUNDS_AT_ONCE = 50
-TABLES_KEPT = 16  # rounds that end as they are paired (all byes), in a row
+TABLES_KEPT = 16  # events whose table is kept (the latest asked for)
 
 RulesOf = Callable[[int], Awaitable[ServerSettings]]
 TurnColumns = Callable[[int, dict[str, Any], int | None, float], Awaitable[dict[str, Any]]]
@@ -128,6 +129,18 @@ class TableView:
 
 
 @dataclass(frozen=True)
+class KeptTable:
+    """An event's table as computed for one state (status, round, version), and the results
+    of the rounds that are over (``closed_round`` and before), which no longer change."""
+
+    state: tuple[str, int, int]
+    table: TableView
+    closed_round: int
+    results: tuple[Result, ...]
+    byes: tuple[Bye, ...]
+
+
+@dataclass(frozen=True)
 class RoundView:
     event: TournamentView
     number: int
@@ -155,7 +168,7 @@ class Tournaments:
         self._rules_of = rules_of
         self._turn_columns = turn_columns
         self._resign = resign
-        self._tables: dict[tuple, TableView] = {}
+        self._tables: dict[int, KeptTable] = {}
 
     # ---- sign-up -------------------------------------------------------------------
 
@@ -330,6 +343,28 @@ class Tournaments:
         await self._advance(event_id)
         return await self.view(event_id, guild_id)
 
+    async def player_left(self, guild_id: int, user_id: int) -> list[TournamentView]:
+        """The player has left the server (the cogs found it out): off the sign-up of the
+        events here that sign up, withdrawn from the running ones by the withdrawal's rule
+        (their running game resigned, later ones forfeits, Swiss no longer pairs them), with a
+        line in each event's channel. The events changed."""
+        changed = []
+        for row in await self._store.open_tournaments_of_user(guild_id, user_id):
+            if row.status == SIGNUP:
+                if not await self._store.leave_tournament(row.id, user_id):
+                    continue
+                said = f"is off the sign-up of **{row.name}**"
+            else:
+                try:
+                    await self.withdraw(row.id, guild_id, user_id)
+                except NotAllowed:  # withdrawn meanwhile, or the event ended
+                    continue
+                said = f"is withdrawn from **{row.name}**: their games left are lost"
+            text = f"<@{user_id}> has left the server and {said}."
+            await self._announce(row, f"left:{row.id}:{user_id}", text)
+            changed.append(await self.view(row.id, guild_id))
+        return changed
+
     async def cancel(
         self, event_id: int, guild_id: int, user_id: int, *, manager: bool = False
     ) -> TournamentView:
@@ -395,20 +430,39 @@ class Tournaments:
         return RoundView(await self.view(event_id, guild_id), shown, boards)
 
     async def table(self, event_id: int, guild_id: int) -> TableView:
-        """The table, kept while no result is written and nobody withdraws (a 1,000-player
-        event's boards take tens of milliseconds to read and weigh)."""
+        """The table. Computed again only when the event has changed (its status, round or
+        version: a sign-up, a result, a withdrawal), else one read of the event; and then
+        only the boards of the rounds still open are read (a 1,000-player Swiss has 500 a
+        round): the results of the rounds before are kept."""
         row = await self._event(event_id, guild_id)
-        key = (event_id, row.status, row.round, *await self._store.tournament_changes(event_id))
-        kept = self._tables.get(key)
-        if kept is not None:
-            return kept
-        entries = await self._store.tournament_players(event_id)
-        boards = await self._store.tournament_boards(event_id)
-        table = TableView(event_view(row, entries), event_table(row, entries, boards))
-        self._tables[key] = table
+        state = (row.status, row.round, row.version)
+        kept = self._tables.pop(event_id, None)
+        if kept is None or kept.state != state:
+            kept = await self._computed_table(row, kept)
+        self._tables[event_id] = kept  # the latest asked for last
         while len(self._tables) > TABLES_KEPT:
             self._tables.pop(next(iter(self._tables)))
-        return table
+        return kept.table
+
+    async def _computed_table(self, row: TournamentRow, before: KeptTable | None) -> KeptTable:
+        closed = before.closed_round if before is not None else 0
+        results, byes = (list(before.results), list(before.byes)) if before else ([], [])
+        fresh = await self._store.tournament_boards(row.id, from_round=closed + 1)
+        more_results, more_byes = results_of(fresh)
+        results += more_results
+        byes += more_byes
+        entries = await self._store.tournament_players(row.id)
+        table = TableView(event_view(row, entries), table_of(row, entries, results, byes))
+        # Every result of the rounds before the one in play is in: an event moves on only
+        # then (a cancelled event's last round may still get results from its games).
+        closed = row.round if row.status == FINISHED else row.round - 1
+        return KeptTable(
+            state=(row.status, row.round, row.version),
+            table=table,
+            closed_round=closed,
+            results=tuple(r for r in results if r.round <= closed),
+            byes=tuple(b for b in byes if b.round <= closed),
+        )
 
     async def results_of(self, guild_id: int, user_id: int, limit: int = 5) -> list[str]:
         """The player's latest finished events, one line each (``/game stats``):
@@ -717,9 +771,17 @@ def results_of(boards: Sequence[BoardRow]) -> tuple[list[Result], list[Bye]]:
 def event_table(
     row: TournamentRow, entries: Sequence[EntryRow], boards: Sequence[BoardRow]
 ) -> list[Standing]:
+    return table_of(row, entries, *results_of(boards))
+
+
+def table_of(
+    row: TournamentRow,
+    entries: Sequence[EntryRow],
+    results: Sequence[Result],
+    byes: Sequence[Bye],
+) -> list[Standing]:
     field = [Entrant(e.user_id, e.rating) for e in entries]
     withdrawn = {e.user_id for e in entries if e.withdrawn}
-    results, byes = results_of(boards)
     first = None
     if row.format == "knockout" and row.status != SIGNUP:
         seeds = [e.player for e in sorted(field, key=lambda e: -e.rating)]

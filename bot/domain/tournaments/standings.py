@@ -55,33 +55,31 @@ def standings(
     for result in results:
         white, black, scored = result.white, result.black, result.white_points
         for player, opponent, own in ((white, black, scored), (black, white, 1.0 - scored)):
-            if player not in faced:
+            scores = faced.get(player)
+            if scores is None:
                 continue
             games[player] += 1
             if result.forfeit:  # unplayed: an opponent with the player's own points
-                faced[player].append(points[player])
+                scores.append(points[player])
                 continue
             opponent_points = points.get(opponent, 0.0)
-            faced[player].append(opponent_points)
+            scores.append(opponent_points)
             sonneborn[player] += own * opponent_points
     for bye in byes:
         if bye.player in faced:
             faced[bye.player].append(points[bye.player])
     buchholz = {p: sum(scores) - min(scores) if scores else 0.0 for p, scores in faced.items()}
-
-    def key_before_direct(player: int) -> tuple:
-        stage = first.get(player, 0) if first else 0
-        return (-stage, -points[player], -buchholz[player], -sonneborn[player])
-
-    direct = _direct_encounters(players, results, key_before_direct)
-
-    def key(player: int) -> tuple:
-        return (*key_before_direct(player), -direct[player], -rating[player])
+    stage = first or {}
+    before_direct = {
+        p: (-stage.get(p, 0), -points[p], -buchholz[p], -sonneborn[p]) for p in players
+    }
+    direct = _direct_encounters(players, results, before_direct.__getitem__)
+    key = {p: (*before_direct[p], -direct[p], -rating[p]) for p in players}
 
     table, place, previous = [], 0, None
-    for index, player in enumerate(sorted(players, key=lambda p: (key(p), p))):
-        if key(player) != previous:
-            place, previous = index + 1, key(player)
+    for index, player in enumerate(sorted(players, key=lambda p: (key[p], p))):
+        if key[player] != previous:
+            place, previous = index + 1, key[player]
         table.append(
             Standing(
                 place=place,
