@@ -98,8 +98,12 @@ def play(args: argparse.Namespace) -> list[Sample]:
 
 
 def read_samples(path: str) -> list[Sample]:
+    """The games of a ``--samples`` file in the order of their seeds (as ``play`` gives them:
+    the same games fit the same whichever order they ended in)."""
     with open(path, encoding="utf-8") as lines:
-        games = [json.loads(line) for line in lines if line.strip()]
+        games = sorted(
+            (json.loads(line) for line in lines if line.strip()), key=lambda g: g["seed"]
+        )
     return [([tuple(p) for p in g["positions"]], g["result"]) for g in games]
 
 
@@ -116,12 +120,23 @@ def fit(
     k = x.shape[1]
     prior = np.zeros(k) if prior is None else np.asarray(prior, dtype=float)
     c = np.ones(len(y)) if weight is None else weight
+
+    def objective(w: np.ndarray) -> float:  # to minimise
+        z = np.clip(x @ w, -30, 30)
+        losses = np.logaddexp(0.0, z) - y * z  # -(y log p + (1 - y) log(1 - p))
+        return float(c @ losses + ridge / 2 * np.sum((w - prior) ** 2))
+
     w = prior.copy()
     for _ in range(NEWTON_STEPS):
         p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
         gradient = x.T @ (c * (y - p)) - ridge * (w - prior)
         hessian = (x * (c * p * (1 - p))[:, None]).T @ x + ridge * np.eye(k)
         step = np.linalg.solve(hessian, gradient)
+        # Halve the step until it helps: a full Newton step can overshoot where a few
+        # positions have large values (the end of a race) and the results separate.
+        before = objective(w)
+        while objective(w + step) > before and np.max(np.abs(step)) > 1e-12:
+            step /= 2
         w += step
         if np.max(np.abs(step)) < 1e-9:
             break
@@ -192,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--samples", help="append each game's positions and result to FILE")
     parser.add_argument("--from", dest="source", help="fit from a --samples FILE, no play")
+    parser.add_argument("--played", help="with --from: how its games were played (kept)")
     parser.add_argument("--out", help="the weights file (default search/weights/<game>.json)")
     args = parser.parse_args(argv)
     started, started_at = time.perf_counter(), datetime.now(UTC)
@@ -200,11 +216,13 @@ def main(argv: list[str] | None = None) -> int:
     data["fitted"] |= {
         "self_play": f"{args.player} against itself, {args.seats} seats, size "
         + (str(args.iterations) if args.iterations else "the level's"),
-        "seed": args.seed,
+        "seed": None if args.source else args.seed,
         "date": f"{started_at:%Y-%m-%d}",
         "seconds": round(time.perf_counter() - started),
         "command": "python -m bench.fit_weights " + " ".join(argv or sys.argv[1:]),
     }
+    if args.played:
+        data["fitted"]["played"] = args.played
     out = args.out or str(learnt.path_for(args.game))
     with open(out, "w", encoding="utf-8") as file:
         file.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

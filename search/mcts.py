@@ -124,7 +124,7 @@ class Level:
     def evaluate(self, game: Game) -> float:
         """``evaluate.evaluate`` with this level's terms and weights for the game."""
         key = budget_key(game)
-        return evaluate(game, self.strong_for(key), key not in self.hand_weights)
+        return evaluate(game, self.strong_for(key), fitted=key not in self.hand_weights)
 
     def seconds_for(self, key: str) -> float:
         return self.timing.get(key, self.seconds)
