@@ -19,15 +19,16 @@ from .mcts import LEVELS, Level, Search
 from .yardsticks import YARDSTICKS
 
 RANDOM = "random"
-# Each level with the hand-set weights of the weighted evaluations (the dice games) instead
-# of those fitted by self-play, to measure what the fitting is worth: ``normal_hand``.
-HAND_LEVELS: dict[str, Level] = {
-    f"{name}_hand": dataclasses.replace(
-        level, name=f"{name}_hand", hand_weights=frozenset(WEIGHTED)
+# Each level with the weights fitted by self-play for the weighted evaluations (the dice
+# games) instead of the hand-set ones, to measure what the fitting is worth:
+# ``normal_fitted``.
+FITTED_LEVELS: dict[str, Level] = {
+    f"{name}_fitted": dataclasses.replace(
+        level, name=f"{name}_fitted", fitted_weights=frozenset(WEIGHTED)
     )
     for name, level in LEVELS.items()
 }
-PLAYERS = (*LEVELS, RANDOM, *YARDSTICKS, *HAND_LEVELS)
+PLAYERS = (*LEVELS, RANDOM, *YARDSTICKS, *FITTED_LEVELS)
 # A game still running after this many moves is scored as a draw (none of the games has
 # reached it against the bot; random against random can wander in Poron Jikaida).
 # (game, variants, seats): every game and variant the bot plays (arena and tests).
@@ -128,7 +129,7 @@ def chooser(
         rng = random.Random(seed)
         play = YARDSTICKS[player]
         return lambda game: [play(game, rng)]
-    level = LEVELS.get(player) or HAND_LEVELS.get(player)
+    level = LEVELS.get(player) or FITTED_LEVELS.get(player)
     if level is None:
         raise ValueError(f"unknown player {player!r}; one of: {', '.join(PLAYERS)}")
     rng = random.Random(seed)

@@ -674,7 +674,7 @@ EVALUATORS: dict[str, Callable[[Any, bool], float]] = {
 # Games whose finer evaluation (``strong``) is a weighted sum of features: per game their
 # names, the function giving their values for seat 0's team, and the hand-set weights. The
 # weights fitted by self-play (``search/weights/<game>.json``, ``bench/fit_weights.py``)
-# replace the hand-set ones where a level asks for them (``Level.hand_weights``).
+# replace the hand-set ones where a level asks for them (``Level.fitted_weights``).
 Weighted = tuple[tuple[str, ...], Callable[[Any], tuple[float, ...]], tuple[float, ...]]
 WEIGHTED: dict[str, Weighted] = {
     "sachidjun": (SACHIDJUN_FEATURES, _sachidjun_feature_values, SACHIDJUN_HAND),
@@ -687,14 +687,14 @@ def features(game: Game) -> tuple[float, ...]:
     return WEIGHTED[game.key][1](game)
 
 
-def weights_for(key: str, fitted: bool = True) -> tuple[float, ...]:
+def weights_for(key: str, fitted: bool = False) -> tuple[float, ...]:
     """A weighted game's weights: the fitted ones where asked and found, else the hand-set."""
     names, _values, hand = WEIGHTED[key]
     found = learnt.weights(key, names) if fitted else None
     return found if found is not None else hand
 
 
-def margin(game: Game, strong: int = True, fitted: bool = True) -> float:
+def margin(game: Game, strong: int = True, fitted: bool = False) -> float:
     """The margin for seat 0's team, in the game's own rough units (0 when even);
     ``fitted``: with the weights fitted by self-play where the game has them."""
     weighted = WEIGHTED.get(game.key)
@@ -705,7 +705,7 @@ def margin(game: Game, strong: int = True, fitted: bool = True) -> float:
     return function(game, strong) if function else 0.0
 
 
-def evaluate(game: Game, strong: int = True, fitted: bool = True) -> float:
+def evaluate(game: Game, strong: int = True, fitted: bool = False) -> float:
     """Expected result for seat 0's team, strictly between what a loss and what a win are
     worth (``terminal_value``): no position unplayed is worth more than winning it. In
     Poron Jikaida a half-point win (3/4) still beats any position."""

@@ -14,7 +14,7 @@ import pytest
 from bench import fit_weights
 from games.chebache import BLACK, Chebache
 from search import learnt
-from search.arena import HAND_LEVELS
+from search.arena import FITTED_LEVELS
 from search.evaluate import WEIGHTED, features, margin, weights_for
 from search.mcts import LEVELS
 from tests.test_search_dice import sachidjun
@@ -67,14 +67,14 @@ def test_chebache_features_on_a_hand_worked_position():
 
 
 @pytest.mark.parametrize("key", sorted(WEIGHTED))
-def test_the_fitted_weights_load_and_the_evaluation_uses_them(key):
+def test_the_fitted_weights_load_and_the_fitted_players_use_them(key):
     names, _values, hand = WEIGHTED[key]
     data = learnt.load(key)
     assert data is not None, f"search/weights/{key}.json is shipped"
     assert tuple(data["weights"]) == names
-    fitted = weights_for(key)
+    fitted = weights_for(key, fitted=True)
     assert fitted == tuple(data["weights"][name] for name in names)
-    assert weights_for(key, fitted=False) == hand
+    assert weights_for(key) == hand
     assert data["fitted"]["command"].startswith("python -m bench.fit_weights")
     game = (
         lone_pieces_position()
@@ -82,11 +82,17 @@ def test_the_fitted_weights_load_and_the_evaluation_uses_them(key):
         else Chebache.from_position({"S": "", 8: "1"}, {"S": "", 2: "1"}, turn=BLACK)
     )
     values = features(game)
-    assert margin(game, 2) == pytest.approx(sum(w * v for w, v in zip(fitted, values, strict=True)))
-    # Every level plays with them; the arena's ``_hand`` levels with the hand-set ones.
-    assert LEVELS["easy"].evaluate(game) != HAND_LEVELS["easy_hand"].evaluate(game)
-    assert HAND_LEVELS["normal_hand"].evaluate(game) == pytest.approx(
-        1 / (1 + math.exp(-margin(game, 2, fitted=False))) * 0.9 + 0.05
+    assert margin(game, 2, fitted=True) == pytest.approx(
+        sum(w * v for w, v in zip(fitted, values, strict=True))
+    )
+    # Every level plays with the hand-set weights (the fitted ones did not score better);
+    # the arena's ``_fitted`` levels with the fitted ones.
+    assert LEVELS["easy"].evaluate(game) != FITTED_LEVELS["easy_fitted"].evaluate(game)
+    assert LEVELS["normal"].evaluate(game) == pytest.approx(
+        1 / (1 + math.exp(-margin(game, 2))) * 0.9 + 0.05
+    )
+    assert FITTED_LEVELS["normal_fitted"].evaluate(game) == pytest.approx(
+        1 / (1 + math.exp(-margin(game, 2, fitted=True))) * 0.9 + 0.05
     )
 
 
@@ -96,7 +102,7 @@ def test_a_weights_file_fitted_for_other_features_is_refused(tmp_path, monkeypat
     learnt.load.cache_clear()
     try:
         with pytest.raises(ValueError, match="fit again"):
-            weights_for("chebache")
+            weights_for("chebache", fitted=True)
     finally:
         learnt.load.cache_clear()
 
