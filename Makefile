@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint format run bench bench-load bench-scale bench-opponent arena docs clean
+.PHONY: install test lint format run bench bench-load bench-scale bench-opponent arena fit-weights docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,12 @@ bench-opponent: $(STAMP)
 # The bot's strength and thinking time per game (hours; see bench/arena.py for options).
 arena: $(STAMP)
 	$(BIN)/python -m bench.arena $(ARGS)
+
+# The dice games' evaluation weights fitted by self-play (search/weights/<game>.json; about
+# an hour per game on 2 busy cores; see bench/fit_weights.py), e.g.
+# ARGS="--game sachidjun --games 300 --jobs 2 --max-plies 1000".
+fit-weights: $(STAMP)
+	$(BIN)/python -m bench.fit_weights $(ARGS)
 
 # The arena tables in docs/bot.md, and the bot's rating per game and level (fitted from the
 # same runs: bot/storage/bot_ratings.json and its table in docs/bot.md), made anew from the

@@ -5,6 +5,7 @@ Used by ``idzeva arena`` and ``bench/arena.py``."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -13,11 +14,21 @@ from dataclasses import dataclass, field
 
 from games import Game
 
-from .mcts import LEVELS, Search
+from .evaluate import WEIGHTED
+from .mcts import LEVELS, Level, Search
 from .yardsticks import YARDSTICKS
 
 RANDOM = "random"
-PLAYERS = (*LEVELS, RANDOM, *YARDSTICKS)
+# Each level with the weights fitted by self-play for the weighted evaluations (the dice
+# games) instead of the hand-set ones, to measure what the fitting is worth:
+# ``normal_fitted``.
+FITTED_LEVELS: dict[str, Level] = {
+    f"{name}_fitted": dataclasses.replace(
+        level, name=f"{name}_fitted", fitted_weights=frozenset(WEIGHTED)
+    )
+    for name, level in LEVELS.items()
+}
+PLAYERS = (*LEVELS, RANDOM, *YARDSTICKS, *FITTED_LEVELS)
 # A game still running after this many moves is scored as a draw (none of the games has
 # reached it against the bot; random against random can wander in Poron Jikaida).
 # (game, variants, seats): every game and variant the bot plays (arena and tests).
@@ -118,10 +129,11 @@ def chooser(
         rng = random.Random(seed)
         play = YARDSTICKS[player]
         return lambda game: [play(game, rng)]
-    if player not in LEVELS:
+    level = LEVELS.get(player) or FITTED_LEVELS.get(player)
+    if level is None:
         raise ValueError(f"unknown player {player!r}; one of: {', '.join(PLAYERS)}")
     rng = random.Random(seed)
-    return lambda game: Search(player, rng.getrandbits(32), iterations, clock=clock).choose_turn(
+    return lambda game: Search(level, rng.getrandbits(32), iterations, clock=clock).choose_turn(
         game
     )
 

@@ -21,6 +21,7 @@ from games.jikaida import BLUE, YELLOW, K, S
 from games.sachidjun import ENTRY, IS_SAKE, PASS_LIMIT, RING, TAMEG, VERADI
 from games.shax import ADJACENT, MILLS, MILLS_THROUGH
 
+from . import learnt
 from .jikaida_tactics import PASTANG_VALUES, VALUES, safe_moves
 
 # ---- Shax ----------------------------------------------------------------------------
@@ -236,11 +237,9 @@ def hit_chance(distances: int, masks: tuple[int, ...]) -> float:
 
 # ---- Šačidjun ------------------------------------------------------------------------
 
-# The evaluation of ``normal`` and ``hard`` (strong): captures, and the expected captures of
-# the next two opponent sub-turns against lone pieces, counted by the 2d8 rolls that reach
-# them; the šake held by four (a gate an opponent cannot pass, the shut-in win's half).
-SACHIDJUN_EXPOSED = (1.0, 0.5)  # the next opponent sub-turn, the one after
-SACHIDJUN_GATE = 0.4  # each opponent entry šake we hold with four or more
+# The finer evaluation (every level's in the dice games) weighs captures, and the expected
+# captures of each side's next two sub-turns against the other's lone pieces, counted by
+# the 2d8 rolls that reach them (``SACHIDJUN_FEATURES``).
 
 
 def _sachidjun_walls(game: Any, side: int) -> list[int]:
@@ -306,27 +305,75 @@ def _sachidjun_exposure(game: Any, side: int, roles: tuple[int, ...]) -> list[fl
     return found
 
 
-def _sachidjun(game: Any, strong: bool) -> float:
+def _sachidjun_feature_values(game: Any) -> tuple[float, ...]:
+    """``SACHIDJUN_FEATURES`` for seat 0's team (see there)."""
     team = game.team_of(0)
     other = 1 - team
-    # Pieces captured count most (no redemption is ever offered by the bot).
-    material = game.captured_of(other) - game.captured_of(team)
-    margin = 1.0 * material
-    if strong:
-        role = game.role
-        # The roles to move, in order, from the next roll on (a sub-turn already rolled is
-        # judged as it stands).
-        first = 0 if game.dice is None else 1
-        following = [(role + k) % 4 for k in range(first, first + 4)]
-        for side in (VERADI, TAMEG):
-            sign = 1 if side == team else -1
-            against = tuple(r for r in following if r % 2 != side)[:2]
-            exposed = _sachidjun_exposure(game, side, against)
-            loss = sum(w * e for w, e in zip(SACHIDJUN_EXPOSED, exposed, strict=True))
-            margin -= sign * loss
-            gates = (ENTRY[1 - side], ENTRY[3 - side])
-            margin += sign * SACHIDJUN_GATE * sum(game.side_count(g, side) >= 4 for g in gates)
-    return margin * 0.5
+    cells = game.cells
+    # The roles to move, in order, from the next roll on (a sub-turn already rolled is
+    # judged as it stands).
+    first = 0 if game.dice is None else 1
+    following = [(game.role + k) % 4 for k in range(first, first + 4)]
+    mover = following[0] % 2
+    tempo = 1.0 if mover == team else -1.0
+    exposed = {}
+    for side in (VERADI, TAMEG):
+        against = tuple(r for r in following if r % 2 != side)[:2]
+        exposed[side] = _sachidjun_exposure(game, side, against)
+    gates = [0, 0]
+    held = [0, 0]
+    lone = [0, 0]
+    for side in (VERADI, TAMEG):
+        for gate in (ENTRY[1 - side], ENTRY[3 - side]):
+            gates[side] += game.side_count(gate, side) >= 4
+        for cell in range(RING):
+            n = cells[cell][side] + cells[cell][side + 2]
+            held[side] += n >= 2 and not IS_SAKE[cell]
+            lone[side] += n == 1
+    home = [game.home[side] + game.home[side + 2] for side in (VERADI, TAMEG)]
+    return (
+        game.captured_of(other) - game.captured_of(team),
+        tempo * exposed[1 - mover][0],
+        tempo * exposed[1 - mover][1],
+        tempo * exposed[mover][0],
+        tempo * exposed[mover][1],
+        gates[team] - gates[other],
+        tempo,
+        held[team] - held[other],
+        lone[team] - lone[other],
+        home[team] - home[other],
+    )
+
+
+# Šačidjun's terms for seat 0's team, in the margin's order: pieces captured (ours less
+# theirs: no redemption is ever offered by the bot); the side rolling next's expected
+# captures of lone pieces in its coming sub-turn and in the one after (``strike``), and
+# the same against its own lone pieces in the other side's next two sub-turns
+# (``exposed``), all signed for the roller (+ where it is seat 0's team); the gate šake held
+# by four or more (the shut-in win's half); which side rolls next; held čike, cells with a
+# lone piece, pieces waiting in the mora.
+SACHIDJUN_FEATURES = (
+    "captured",
+    "strike_next",
+    "strike_later",
+    "exposed_next",
+    "exposed_later",
+    "gates",
+    "tempo",
+    "held",
+    "lone",
+    "home",
+)
+# The hand-set weights (margin units, before the logistic): a piece 0.5; the next opponent
+# sub-turn's expected captures 0.5 and the one after's 0.25 (each side's lone pieces alike);
+# a gate held 0.2; the rest 0.
+SACHIDJUN_HAND = (0.5, 0.5, 0.25, -0.5, -0.25, 0.2, 0.0, 0.0, 0.0, 0.0)
+
+
+def _sachidjun(game: Any, strong: bool) -> float:
+    """The plain evaluation (``easy``'s UCT, unused since easy plays turns): pieces
+    captured. The finer ones are weighted (``WEIGHTED``)."""
+    return 0.5 * (game.captured_of(1 - game.team_of(0)) - game.captured_of(game.team_of(0)))
 
 
 # ---- Chebache ------------------------------------------------------------------------
@@ -372,9 +419,9 @@ def _chebache_hit_chance(board: Any, attacker: int, target: int, need: int) -> f
     return hit_chance(distances, CHEBACHE_MASKS) if distances else 0.0
 
 
-def _chebache_equity(game: Any, seat: int, on_roll: int | None) -> float:
+def _chebache_equity(game: Any, seat: int, on_roll: int | None) -> tuple[float, float]:
     """``seat``'s expected pips still to go (all its pieces, a King it holds included; a
-    piece waiting in Start counts more once one is in Finish) plus what it may lose: pieces
+    piece waiting in Start counts more once one is in Finish), and what it may lose: pieces
     left alone on an intersection the opponent can hit (their pips
     back to Start, weighted by the rolls that hit; less when ``seat`` moves first), and
     pieces standing under an opponent Chebache (sent back unless they escape)."""
@@ -403,26 +450,49 @@ def _chebache_equity(game: Any, seat: int, on_roll: int | None) -> float:
         for p in board.mine(seat):
             if 0 < pos[p] < FINISH and PATHS[seat][pos[p]] in guarded:
                 risk += 0.5 * (pos[p] + (60.0 if p in KINGS else 0.0))
-    return togo + risk
+    return togo, risk
+
+
+def _chebache_feature_values(game: Any) -> tuple[float, ...]:
+    """``CHEBACHE_FEATURES`` for White (seat 0; see there)."""
+    board = game.board
+    on_roll = game.to_move
+    white_togo, white_risk = _chebache_equity(game, 0, on_roll)
+    black_togo, black_risk = _chebache_equity(game, 1, on_roll)
+    # The race's noise: the standard deviation of the rolls the two sides still need.
+    rolls = max(2.0, (white_togo + white_risk + black_togo + black_risk) / CHEBACHE_PIPS_PER_ROLL)
+    spread = CHEBACHE_ROLL_SD * math.sqrt(rolls)
+    # half a roll to the side moving (its roll is already counted in the position when it
+    # has begun playing it)
+    moving = 0.0
+    if on_roll is not None and game.stage == "roll":
+        moving = (0.5 if on_roll == 0 else -0.5) * CHEBACHE_PIPS_PER_ROLL
+    standing = len(board.chebaches(0)) - len(board.chebaches(1))
+    return (
+        (black_togo - white_togo) / spread,
+        (black_risk - white_risk) / spread,
+        moving / spread,
+        standing / spread,
+        (black_togo - white_togo) / 100.0,
+    )
+
+
+# Chebache's terms for White (seat 0), each but the last in standard deviations of the
+# race still to run: the pips to go (Black's less White's), what each side may lose to hits
+# and Chebaches, half a roll to the side on roll, standing Chebaches; the pip lead in
+# hundreds of pips (unscaled).
+CHEBACHE_FEATURES = ("pips", "risk", "on_roll", "standing", "pips_raw")
+# The hand-set weights: 1.7 per standard deviation; a standing Chebache 2 pips (3.4).
+CHEBACHE_HAND = (1.7, 1.7, 1.7, 1.7 * CHEBACHE_STANDING, 0.0)
 
 
 def _chebache(game: Any, strong: bool) -> float:
+    """The plain evaluation (squares travelled); the finer one is weighted (``WEIGHTED``)."""
     board = game.board
-    if not strong:
-        progress = [0, 0]
-        for piece in range(26):
-            progress[board.owner[piece]] += board.pos[piece]
-        return (progress[0] - progress[1]) / 12.0 * 0.35
-    on_roll = game.to_move
-    white = _chebache_equity(game, 0, on_roll)
-    black = _chebache_equity(game, 1, on_roll)
-    lead = black - white
-    if on_roll is not None:  # half a roll to the side moving (its roll is already counted
-        # in the position when it has begun playing it)
-        lead += (0.5 if on_roll == 0 else -0.5) * CHEBACHE_PIPS_PER_ROLL * (game.stage == "roll")
-    lead += CHEBACHE_STANDING * (len(board.chebaches(0)) - len(board.chebaches(1)))
-    rolls = max(2.0, (white + black) / CHEBACHE_PIPS_PER_ROLL)
-    return 1.7 * lead / (CHEBACHE_ROLL_SD * math.sqrt(rolls))
+    progress = [0, 0]
+    for piece in range(26):
+        progress[board.owner[piece]] += board.pos[piece]
+    return (progress[0] - progress[1]) / 12.0 * 0.35
 
 
 # ---- Poron Jikaida and Pastang -------------------------------------------------------
@@ -619,19 +689,47 @@ EVALUATORS: dict[str, Callable[[Any, bool], float]] = {
 }
 
 
-def margin(game: Game, strong: int = True) -> float:
-    """The margin for seat 0's team, in the game's own rough units (0 when even)."""
+# Games whose finer evaluation (``strong``) is a weighted sum of features: per game their
+# names, the function giving their values for seat 0's team, and the hand-set weights. The
+# weights fitted by self-play (``search/weights/<game>.json``, ``bench/fit_weights.py``)
+# replace the hand-set ones where a level asks for them (``Level.fitted_weights``).
+Weighted = tuple[tuple[str, ...], Callable[[Any], tuple[float, ...]], tuple[float, ...]]
+WEIGHTED: dict[str, Weighted] = {
+    "sachidjun": (SACHIDJUN_FEATURES, _sachidjun_feature_values, SACHIDJUN_HAND),
+    "chebache": (CHEBACHE_FEATURES, _chebache_feature_values, CHEBACHE_HAND),
+}
+
+
+def features(game: Game) -> tuple[float, ...]:
+    """The values of a weighted game's features (``WEIGHTED``) for seat 0's team."""
+    return WEIGHTED[game.key][1](game)
+
+
+def weights_for(key: str, fitted: bool = False) -> tuple[float, ...]:
+    """A weighted game's weights: the fitted ones where asked and found, else the hand-set."""
+    names, _values, hand = WEIGHTED[key]
+    found = learnt.weights(key, names) if fitted else None
+    return found if found is not None else hand
+
+
+def margin(game: Game, strong: int = True, fitted: bool = False) -> float:
+    """The margin for seat 0's team, in the game's own rough units (0 when even);
+    ``fitted``: with the weights fitted by self-play where the game has them."""
+    weighted = WEIGHTED.get(game.key)
+    if strong and weighted is not None:
+        values = weighted[1](game)
+        return sum(w * v for w, v in zip(weights_for(game.key, fitted), values, strict=True))
     function = EVALUATORS.get(game.key)
     return function(game, strong) if function else 0.0
 
 
-def evaluate(game: Game, strong: int = True) -> float:
+def evaluate(game: Game, strong: int = True, fitted: bool = False) -> float:
     """Expected result for seat 0's team, strictly between what a loss and what a win are
     worth (``terminal_value``): no position unplayed is worth more than winning it. In
     Poron Jikaida a half-point win (3/4) still beats any position."""
     if game.outcome is not None:
         return terminal_value(game)
-    x = max(-30.0, min(30.0, margin(game, strong)))
+    x = max(-30.0, min(30.0, margin(game, strong, fitted)))
     low, high = SPAN.get(game.key, (0.05, 0.95))
     return low + (high - low) / (1.0 + math.exp(-x))
 

@@ -826,7 +826,7 @@ def test_hard_plays_shax_placement_out_in_its_playouts(monkeypatch):
 
     ends: list[int] = []
 
-    def recording(game: Game, strong: int = True) -> float:
+    def recording(game: Game, strong: int = True, fitted: bool = True) -> float:
         ends.append(game.ply)
         return 0.5
 

@@ -174,9 +174,11 @@ def test_a_held_gate_counts_for_its_holder():
     # Veradi holds NE (cell 18, tameg raža's entry šake) with four raža: better for veradi
     # than the same four raža on a čika (no capture chance either way: tameg is all home
     # and enters at NE, which it cannot pass, and at NW).
+    # By the hand-set weights: those fitted by self-play (search/weights) found no such
+    # worth in 74 games of easy against itself (the gate weighed -0.41, a held čika 0.23).
     gate = sachidjun({18: [4, 0, 0, 0]}, [4, 8, 8, 8], 1)
     cika = sachidjun({14: [4, 0, 0, 0]}, [4, 8, 8, 8], 1)
-    assert evaluate(gate) > evaluate(cika)
+    assert evaluate(gate, fitted=False) > evaluate(cika, fitted=False)
 
 
 def test_a_lone_piece_behind_two_held_cike_is_safe_from_a_raza():
@@ -250,6 +252,7 @@ def test_every_level_judges_whole_turns_in_the_dice_games():
 
 # hard's Chebache as it was before its rollouts: turn2 (its tests below keep that policy's
 # mechanism, which Šačidjun's hard still uses, tested on Chebache's long turns).
+# With the hand-set weights (every level's), which the counts below were found with.
 TURN2 = dataclasses.replace(LEVELS["hard"], policy={"chebache": "turn2", "sachidjun": "turn2"})
 
 

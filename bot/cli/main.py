@@ -205,8 +205,10 @@ commands:
         [--position FILE] [MOVE ...]
                                    the move the bot plays after MOVEs
   arena GAME --a LEVEL --b LEVEL --games N [--variant V]... [--seats N] [--seed S]
-                                   bot against bot (levels: easy normal hard; random;
-                                   outside players: greedy flatmc alphabeta2)
+                                   bot against bot (levels: easy normal hard, and
+                                   easy_fitted normal_fitted hard_fitted with the dice
+                                   games' fitted weights; random; outside players:
+                                   greedy flatmc alphabeta2)
   replay RECORD [--ply N] [--png FILE | --gif FILE]
                                    a game record at any ply, or as an animated GIF
   analyse RECORD [--png FILE] [--json] [--seed S] [--iterations N]
