@@ -26,6 +26,7 @@ from pathlib import Path
 from PIL import Image
 
 from games import GAMES, Game, new_game
+from render.common import SCALE, Painter
 
 OUT = Path(__file__).resolve().parent.parent / "render" / "palettes.py"
 FLAT_PIXELS = 40
@@ -70,16 +71,26 @@ def positions(key: str, seed: int = 7) -> Iterator[Game]:
 
 
 def capture(key: str, draws: list[Callable[[], object]]) -> list[Image.Image]:
-    """The final-size RGB pictures the renderer would have encoded."""
+    """The final-size RGB pictures the renderer would have encoded: every picture goes
+    through ``Painter.png`` (a renderer calling ``encode_png`` itself is caught too)."""
     module = importlib.import_module(f"render.{key}")
     shown: list[Image.Image] = []
-    original = module.encode_png
-    module.encode_png = lambda image, *args, **kwargs: shown.append(image.reduce(2)) or b""
+    original_png, original_encode = Painter.png, getattr(module, "encode_png", None)
+
+    def png(paint: Painter, palette: str) -> bytes:
+        shown.append(paint.whole().reduce(SCALE))
+        return b""
+
+    Painter.png = png  # type: ignore[method-assign]
+    if original_encode is not None:
+        module.encode_png = lambda image, *args, **kwargs: shown.append(image.reduce(SCALE)) or b""
     try:
         for draw in draws:
             draw()
     finally:
-        module.encode_png = original
+        Painter.png = original_png  # type: ignore[method-assign]
+        if original_encode is not None:
+            module.encode_png = original_encode
     return shown
 
 
