@@ -462,6 +462,7 @@ class Chebache(Game):
 
     def _setup(self) -> None:
         self.board = Board()
+        self._moves: dict[str, tuple[int, int, int, bool]] | None = None
         self.stage = "roll"
         self.roll_dice: list[int] = []
         self.history: list[dict[str, Any]] = []
@@ -499,6 +500,7 @@ class Chebache(Game):
         b.exempt = set(data.get("exempt", []))
         b.pending = set(data.get("pending", []))
         self.board = b
+        self._changed()
         self.stage = data["stage"]
         self.roll_dice = list(data.get("roll", []))
         self.history = [dict(h) for h in data.get("history", [])]
@@ -585,7 +587,16 @@ class Chebache(Game):
     # ---- moves -------------------------------------------------------------
 
     def _phase1(self) -> dict[str, tuple[int, int, int, bool]]:
-        return self.board.legal_moves()
+        """The Phase I moves of this position, worked out once: a ply asks for them three
+        times (the legal moves, the move's own lookup, the next position's forced-phase
+        check), each a look-ahead search. Every change to the board clears them
+        (``_changed``); a copy shares them, as they are never changed in place."""
+        if self._moves is None:
+            self._moves = self.board.legal_moves()
+        return self._moves
+
+    def _changed(self) -> None:
+        self._moves = None
 
     def _legal(self) -> list[str]:
         b = self.board
@@ -624,6 +635,7 @@ class Chebache(Game):
         b.dice = [dice[0]] * 4 if dice[0] == dice[1] else sorted(dice)
         b.start = list(b.pos)
         b.moved, b.exempt, b.pending = set(), set(), set()
+        self._changed()
         self.current = {"seat": b.turn, "dice": list(dice), "moves": [], "events": [], "jump": ""}
         self.stage = "move"
         self._advance()
@@ -636,16 +648,19 @@ class Chebache(Game):
             if move != "pass":
                 space, n, land = b.jumps()[move]
                 b.apply_jump(space, n, land)
+                self._changed()
                 self.current["jump"] = move
             self._end_turn()
             return
         if move == "end":
             b.dice = []
+            self._changed()
             self.current["forfeit"] = True
             self._end_turn()
             return
         piece, there, die, _ = self._phase1()[move]
         events = b.apply_move(piece, there, die)
+        self._changed()
         self.current["moves"].append(move)
         for event in events:
             self.current["events"].append(self._event_text(seat, event))
@@ -682,6 +697,7 @@ class Chebache(Game):
 
     def _end_turn(self) -> None:
         b = self.board
+        self._changed()
         seat = b.turn
         guarded = b.controlled_against(seat)
         trapped: dict[int, int] = {}
