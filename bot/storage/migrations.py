@@ -555,6 +555,15 @@ MIGRATIONS: list[dict[str, str]] = [
     migration("""
     ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
     """),
+    # 18: the finished games in order (16) hold the finished games alone. Keyed on
+    # ``status`` first, the index offered an equality on it to every deadline scan
+    # (``status = 'active' AND remind_at <= ?``): SQLite, with no statistics for the new
+    # index (a database analysed before 16), read every active game through it and sorted
+    # them, 4.2 ms a scan at 10,000 active games instead of a seek in ``games_to_remind``.
+    migration("""
+    DROP INDEX games_finished_in_order;
+    CREATE INDEX games_finished_in_order ON games (updated_at, id) WHERE status = 'finished';
+    """),
 ]
 
 SQLITE = [scripts["sqlite"] for scripts in MIGRATIONS]

@@ -221,6 +221,11 @@ def queries(dialect: Dialect) -> dict[str, str]:
             " ORDER BY history.finished_at, history.game_id LIMIT 1) AS mu_before"
             f" FROM ratings WHERE guild_id = ? AND user_id = ? AND game <> '{TOTAL}'"
         ),
+        "finished_games": (
+            # ``updated_at >= ?`` alone bounds the index's range (an OR would not).
+            "SELECT * FROM games WHERE status = 'finished' AND updated_at >= ?"
+            " AND (updated_at > ? OR id > ?) ORDER BY updated_at, id LIMIT ?"
+        ),
     }
 
 
@@ -382,11 +387,7 @@ class SqlStore(TournamentStore):
     async def finished_games(self, after: tuple[float, int], limit: int) -> list[GameRow]:
         """Finished games in the order they ended, after ``(updated_at, id)`` (the upgrade's
         rating of old games)."""
-        rows = await self._fetchall(
-            "SELECT * FROM games WHERE status = 'finished' AND (updated_at > ?"
-            " OR (updated_at = ? AND id > ?)) ORDER BY updated_at, id LIMIT ?",
-            (after[0], after[0], after[1], limit),
-        )
+        rows = await self._all("finished_games", after[0], after[0], after[1], limit)
         return [GameRow.from_row(row) for row in rows]
 
     async def set_game_fields(self, game_id: int, **columns: Any) -> bool:

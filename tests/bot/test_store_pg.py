@@ -287,6 +287,7 @@ PLAN_PARAMS = {
     "rating_points": (GUILD, 11, "shax", 200),
     "rating_since": (GUILD, 11, "shax", START),
     "ratings_since": (START, GUILD, 11),
+    "finished_games": (START, START, 1, 100),
 }
 
 # The index each query must use (by name), on a table too big to scan.
@@ -324,6 +325,7 @@ PLAN_INDEXES = {
     "rating_since": ("history_of_user_game", "history_of_user"),
     # A seek per game in the player's ratings (this test's history is all Shax).
     "ratings_since": ("history_of_user_game", "history_of_user"),
+    "finished_games": "games_finished_in_order",  # the server puzzles' miner
 }
 
 
