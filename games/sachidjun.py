@@ -335,6 +335,7 @@ class Sachidjun(Game):
         self.last: dict[str, Any] | None = None
         self.last_pass: dict[str, Any] | None = None
         self._solver: Solver | None = None
+        self._kept_plans: tuple[Solver, tuple, int, dict[str, tuple]] | None = None
 
     def _state(self) -> dict[str, Any]:
         return {
@@ -476,8 +477,15 @@ class Sachidjun(Game):
         """Canonical move -> (start, size, capture, combat) for the legal single moves."""
         if self.dice is None or self.offer is not None:
             return {}
+        # A ply asks for them three times (the legal moves, the move's own lookup, the
+        # next position's check for a sub-turn with nothing left): kept for the position
+        # they were worked out in (its solver, search state and role, all they depend on).
+        solver, state = self._get_solver(), self._search_state()
+        kept = self._kept_plans
+        if kept is not None and kept[0] is solver and kept[2] == self.role and kept[1] == state:
+            return kept[3]
         found = {}
-        for start, size, _after, capture, combat in self._get_solver().moves(self._search_state()):
+        for start, size, _after, capture, combat in solver.moves(state):
             _passed, land = cached_path(self.role, start, size)
             origin = "M" if start is None else CELLS[start]
             found[f"{origin}{'x' if capture else '-'}{CELLS[land]}"] = (
@@ -486,6 +494,7 @@ class Sachidjun(Game):
                 capture,
                 combat,
             )
+        self._kept_plans = (solver, state, self.role, found)
         return found
 
     def _legal(self) -> list[str]:

@@ -257,3 +257,31 @@ def test_describe_move_and_lines_never_change_the_game(seed):
         line.append(twin.push(rng.choice(twin.legal_moves())))
     game.push_line(" ".join(line))
     assert game.to_json() == twin.to_json()
+
+
+@settings(max_examples=4, deadline=None)
+@given(SEEDS, SEATS)
+def test_kept_moves_match_moves_worked_out_afresh(seed, seating):
+    """A position's moves are kept for the position they were worked out in: at every
+    action of a game played as the search plays (``push_legal`` on copies, offers
+    included), they are the moves a game loaded from the same position works out anew."""
+    from search.fastcopy import clone
+
+    rng = random.Random(seed)
+    seats, variants = seating
+    game = Sachidjun(variants, seats)
+    while not game.is_over:
+        assert game.ply < MAX_PLIES
+        if rng.random() < 0.02 and try_offer(game, rng):
+            continue
+        if game.dice_needed() is not None:
+            game.roll((rng.randint(1, 8), rng.randint(1, 8)))
+            continue
+        moves = game.legal_moves()
+        assert Sachidjun.from_dict(json.loads(game.to_json())).legal_moves() == moves
+        for move in moves:  # a copy's move leaves the original's moves as they were
+            clone(game, keep_log=False).push_legal(move)
+        assert game.legal_moves() == moves
+        game = clone(game, keep_log=False)
+        game.push_legal(rng.choice(moves))
+    assert game.legal_moves() == []
