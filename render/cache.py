@@ -148,17 +148,22 @@ def trim_heap() -> bool:
 # Pillow asks for an image's pixels in blocks of up to 16 MiB, so a canvas is one large
 # malloc: glibc maps the first on its own, and once it is freed raises its threshold to that
 # size, so every later canvas comes from a heap of the drawing thread, between the caches'
-# entries and small objects, whose holes a canvas of another size does not fit: measured
-# (bench/memory.py, threads, 1,000 games) 50-60 MiB free in the heaps, 177 MiB RSS.
-# Blocks of 1 MiB fill each other's holes (a canvas is a dozen of them): 152 MiB, at the
-# same drawing time once glibc's thresholds are fixed: left to move, they kept mapping and
-# unmapping 1 MiB blocks (+1-3 ms a picture). Mapping every canvas on its own instead
-# (threshold 1 MiB, blocks of 16 MiB) doubles the drawing time: each canvas is faulted in
-# anew, 5-8 ms, as is a heap given back after every picture (``malloc_trim``).
+# entries and small objects, whose holes a canvas of another size does not fit. Blocks of
+# 1 MiB fill each other's holes (a canvas is a dozen of them), at the same drawing time once
+# glibc's thresholds are fixed (left to move, they kept mapping and unmapping 1 MiB blocks:
+# +1-3 ms a picture). Measured 29 November (bench/memory.py, threads, 1,000 games, load 4.4,
+# runs interleaved): 173.3 and 173.2 MiB RSS without these settings, 167.5 and 167.8 with
+# them (163.9 and 163.1 earlier); what is left free in the drawing threads' heaps (35-45
+# MiB) is their canvases' working set. Mapping every canvas on its own instead (threshold
+# 1 MiB, blocks of 16 MiB) doubles the drawing time: each canvas is faulted in anew, 5-8 ms,
+# as is a heap given back after every picture (``malloc_trim``).
 PILLOW_BLOCK_BYTES = 1 * MIB
 MMAP_THRESHOLD_BYTES = 4 * MIB  # above Pillow's blocks: only a rare larger buffer is mapped
-TRIM_THRESHOLD_BYTES = 8 * MIB  # a heap's free top kept up to this (glibc's is 128 KiB once
-# the mmap threshold is set: freed and faulted in again, picture after picture)
+# A heap's free top kept up to this: once the mmap threshold is set glibc no longer raises
+# it with the canvases (it stays at 128 KiB), and a thread's heap given back above 8 MiB was
+# faulted in again by its next canvases (bench/load.py, threads: 10.3-10.9 ms of CPU an
+# action in three runs of five, against 7.5-8.6 without these settings and with 32 MiB).
+TRIM_THRESHOLD_BYTES = 32 * MIB
 _M_TRIM_THRESHOLD = -1  # mallopt's parameters (malloc.h)
 _M_MMAP_THRESHOLD = -3
 
