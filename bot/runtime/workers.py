@@ -10,7 +10,7 @@ A job is a top-level function over picklable values; the pool knows nothing of w
 does (the service's jobs are in ``bot/domain/engine_jobs.py``). The modules named in
 ``preload`` are imported once by the fork server, so that every worker starts with them;
 a worker imports nothing else but what its jobs need (not the main module of the process
-that started it, see ``_Lean``).
+that started it, see ``_LeanProcess``).
 """
 
 from __future__ import annotations
