@@ -122,15 +122,15 @@ def cache_bytes() -> int:
     return sum(cache.bytes for cache in CACHES)
 
 
-def _libc_trim() -> Callable[[int], int] | None:
+def _libc() -> ctypes.CDLL | None:
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return libc.malloc_trim  # glibc only
-    except (OSError, AttributeError):
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
         return None
 
 
-_MALLOC_TRIM = _libc_trim()
+_LIBC = _libc()
+_MALLOC_TRIM = getattr(_LIBC, "malloc_trim", None)  # glibc only
 
 
 def trim_heap() -> bool:
@@ -140,3 +140,43 @@ def trim_heap() -> bool:
     1.5 ms with a 100 MiB heap, and the pages the next pictures use are faulted in again;
     True when something was given back."""
     return bool(_MALLOC_TRIM(0)) if _MALLOC_TRIM is not None else False
+
+
+# ---- how a drawing's memory is allocated (issue 33) ---------------------------------
+#
+# A picture is drawn on a supersampled canvas of 9-12 MiB, shrunk to 2-3 MiB, then freed.
+# Pillow asks for an image's pixels in blocks of up to 16 MiB, so a canvas is one large
+# malloc: glibc maps the first on its own, and once it is freed raises its threshold to that
+# size, so every later canvas comes from a heap of the drawing thread, between the caches'
+# entries and small objects, whose holes a canvas of another size does not fit. Blocks of
+# 1 MiB fill each other's holes (a canvas is a dozen of them), at the same drawing time once
+# glibc's thresholds are fixed (left to move, they kept mapping and unmapping 1 MiB blocks:
+# +1-3 ms a picture). Measured 29 November (bench/memory.py, threads, 1,000 games, load 4.4,
+# runs interleaved): 173.3 and 173.2 MiB RSS without these settings, 167.5 and 167.8 with
+# them (163.9 and 163.1 earlier); what is left free in the drawing threads' heaps (35-45
+# MiB) is their canvases' working set. Mapping every canvas on its own instead (threshold
+# 1 MiB, blocks of 16 MiB) doubles the drawing time: each canvas is faulted in anew, 5-8 ms,
+# as is a heap given back after every picture (``malloc_trim``).
+PILLOW_BLOCK_BYTES = 1 * MIB
+MMAP_THRESHOLD_BYTES = 4 * MIB  # above Pillow's blocks: only a rare larger buffer is mapped
+# A heap's free top kept up to this: once the mmap threshold is set glibc no longer raises
+# it with the canvases (it stays at 128 KiB), and a thread's heap given back above 8 MiB was
+# faulted in again by its next canvases (bench/load.py, threads: 10.3-10.9 ms of CPU an
+# action in three runs of five, against 7.5-8.6 without these settings and with 32 MiB).
+TRIM_THRESHOLD_BYTES = 32 * MIB
+_M_TRIM_THRESHOLD = -1  # mallopt's parameters (malloc.h)
+_M_MMAP_THRESHOLD = -3
+
+
+def settle_allocation() -> None:
+    """Pillow's block size and glibc's thresholds, as above (glibc's part on glibc only).
+    Run once when the renderers are imported, so in the fork server of the worker pools too,
+    whose workers inherit both."""
+    Image.core.set_block_size(PILLOW_BLOCK_BYTES)
+    mallopt = getattr(_LIBC, "mallopt", None)
+    if mallopt is not None:
+        mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)
+        mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES)
+
+
+settle_allocation()

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import io
+import subprocess
+import sys
 
 import pytest
 from PIL import Image, ImageChops
@@ -10,7 +14,16 @@ from PIL import Image, ImageChops
 import games
 import render.common as common
 from render import render_png
-from render.cache import CACHES, RENDER_CACHES_BYTES, ByteCache, cache_bytes, image_bytes
+from render.cache import (
+    CACHES,
+    MIB,
+    MMAP_THRESHOLD_BYTES,
+    PILLOW_BLOCK_BYTES,
+    RENDER_CACHES_BYTES,
+    ByteCache,
+    cache_bytes,
+    image_bytes,
+)
 from render.common import (
     ACCENT,
     BACKGROUNDS,
@@ -272,3 +285,51 @@ def test_recall_and_keep_share_get_s_bound_and_a_cached_none_is_a_hit():
     for _ in range(2):
         assert nothing.get("empty", lambda: made.append(1)) is None
     assert made == [1] and nothing.hits == 1  # a drawing of nothing is made once
+
+
+def test_a_canvas_is_allocated_in_blocks_of_one_mib():
+    # Blocks of 1 MiB fill each other's holes in the heap (render/cache.py, issue 33).
+    assert Image.core.get_block_size() == PILLOW_BLOCK_BYTES == MIB
+    before = Image.core.get_stats()["allocated_blocks"]
+    canvas = Image.new("RGB", (2000, 1500), None)  # 12,000,000 bytes: 4 a pixel
+    assert Image.core.get_stats()["allocated_blocks"] - before == 12  # 131 lines a block
+    del canvas
+
+
+# A fresh process: in this one, a free chunk left in the heap by an earlier test may serve
+# a large buffer (glibc maps only what the heap cannot give).
+MAPPED_AFTER_A_LARGER_ONE = """
+import ctypes, ctypes.util, sys
+import render
+libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+class Mallinfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks".split()]
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+libc.mallinfo2.restype = Mallinfo2
+libc.free(libc.malloc(6 << 20))
+before = libc.mallinfo2().hblkhd
+buffers = [libc.malloc(int(size)) for size in sys.argv[1:]]
+print(libc.mallinfo2().hblkhd - before)
+"""
+
+
+def mapped_after_a_larger_one(*sizes: int) -> int:
+    """Bytes glibc maps on their own for buffers of ``sizes``, in a fresh process that
+    imported the renderers, after a 6 MiB buffer was mapped and freed."""
+    command = [sys.executable, "-c", MAPPED_AFTER_A_LARGER_ONE, *map(str, sizes)]
+    return int(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+
+
+@pytest.mark.skipif(
+    not hasattr(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6"), "mallinfo2"),
+    reason="glibc's thresholds (glibc 2.33 or later)",
+)
+def test_glibc_maps_only_buffers_above_the_fixed_threshold():
+    # Left to itself, glibc raises its threshold to the size of a mapped buffer once freed:
+    # a 5 MiB buffer would then come from the heap. Fixed, it is mapped on its own (and
+    # given back when freed), while Pillow's 1 MiB blocks come from the heap.
+    large = MMAP_THRESHOLD_BYTES + MIB
+    assert large <= mapped_after_a_larger_one(large) < large + MIB
+    assert mapped_after_a_larger_one(PILLOW_BLOCK_BYTES, PILLOW_BLOCK_BYTES) == 0

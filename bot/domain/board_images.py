@@ -32,9 +32,14 @@ class BoardImages:
         return self._cache.recall((game_id, version))
 
     def keep(self, game_id: int, version: int, image: bytes) -> None:
-        """Keep a version's board (an empty one, a drawing that failed, is not kept)."""
+        """Keep a version's board (an empty one, a drawing that failed, is not kept).
+
+        Kept as a copy made here, in the caller's thread: the picture was made by a drawing
+        thread (``Workers(0)``), in that thread's heap, where hundreds of kept pictures of
+        25-55 KB would stay between the canvases' blocks and leave holes too small for them
+        (bench/memory.py, threads: 160.3 and 160.8 MiB RSS against 163-168; issue 33)."""
         if image:
-            self._cache.keep((game_id, version), image)
+            self._cache.keep((game_id, version), bytes(memoryview(image)))
 
     @property
     def bytes(self) -> int:

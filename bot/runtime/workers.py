@@ -8,18 +8,22 @@ tests, whose injected renderers need not be picklable, and where a pool is not w
 
 A job is a top-level function over picklable values; the pool knows nothing of what it
 does (the service's jobs are in ``bot/domain/engine_jobs.py``). The modules named in
-``preload`` are imported once by the fork server, so that every worker starts with them.
+``preload`` are imported once by the fork server, so that every worker starts with them;
+a worker imports nothing else but what its jobs need (not the main module of the process
+that started it, see ``_LeanProcess``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
+import sys
+import types
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
+from multiprocessing.context import ForkServerContext, ForkServerProcess
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -34,6 +38,11 @@ CORES = max(1, os.cpu_count() or 1)
 def echo(value: T) -> T:
     """Nothing: measures the pool's round trip."""
     return value
+
+
+def imported() -> list[str]:
+    """The modules this process holds (in a worker: what it imported)."""
+    return sorted(sys.modules)
 
 
 # ---- the pool ------------------------------------------------------------------------
@@ -94,7 +103,7 @@ class Workers:
         if self._pool is None:
             # A fork server, not fork: the bot's process has threads (SQLite, asyncio's
             # executor) that a forked child must not inherit mid-operation.
-            context = multiprocessing.get_context("forkserver")
+            context = _LeanForkServer()
             context.set_forkserver_preload(list(self.preload))
             self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
         return self._pool
@@ -103,3 +112,36 @@ class Workers:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+# ---- workers that import what they need ---------------------------------------------
+
+
+class _LeanProcess(ForkServerProcess):
+    """A worker that does not run the main module of the process that started it.
+
+    multiprocessing imports the parent's ``__main__`` into every new worker, as
+    ``__mp_main__`` (for a job defined there): for ``idzeva run`` the console script
+    (``bot.cli.main``, 1.8 MiB), for ``python -m bench.memory`` the service, discord.py and
+    aiohttp (22 MiB of every worker; issue 33). Our jobs are top-level functions of modules
+    (``bot/domain/engine_jobs.py``), imported by name when a job arrives, so the worker is
+    started as if the main module were empty: it holds the fork server's preload and its
+    jobs' modules, whoever started it. A job defined in a ``__main__`` cannot run here."""
+
+    @staticmethod
+    def _Popen(process_obj):  # noqa: N802 (multiprocessing's name)
+        from multiprocessing.popen_forkserver import Popen
+
+        # Looked up only while the worker's start is prepared, in this thread (the pool
+        # starts its workers from ``submit``); the jobs, pickled by the pool's own threads,
+        # are named by their modules, not by __main__.
+        main = sys.modules["__main__"]
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            return Popen(process_obj)
+        finally:
+            sys.modules["__main__"] = main
+
+
+class _LeanForkServer(ForkServerContext):
+    Process = _LeanProcess

@@ -22,3 +22,12 @@ def test_a_failed_drawing_is_not_kept_and_the_service_cache_is_not_the_renderers
     images.keep(1, 1, b"")  # rendering failed: drawn again when next asked for
     assert images.recall(1, 1) is None and images.bytes == 0
     assert all(cache.name != "board images" for cache in CACHES)
+
+
+def test_a_board_is_kept_as_a_copy_made_in_the_keeping_thread():
+    # The drawing thread's bytes are not held (they would pin its heap between canvases).
+    drawn = bytes(range(256)) * 200
+    images = BoardImages()
+    images.keep(1, 1, drawn)
+    kept = images.recall(1, 1)
+    assert kept == drawn and kept is not drawn

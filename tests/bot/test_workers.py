@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
+import multiprocessing.forkserver
 import os
 import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -96,8 +98,7 @@ def test_the_pool_knows_no_jobs_and_the_service_names_what_its_workers_preload()
 
 async def test_the_fork_server_is_told_what_to_preload(monkeypatch):
     asked: list[list[str]] = []
-    context = multiprocessing.get_context("forkserver")
-    monkeypatch.setattr(context, "set_forkserver_preload", asked.append)
+    monkeypatch.setattr(multiprocessing.forkserver, "set_forkserver_preload", asked.append)
     workers = Workers(1, preload=engine_jobs.PRELOAD)
     try:
         assert await workers.run(echo, "up") == "up"
@@ -142,3 +143,29 @@ async def test_a_jikaida_move_does_not_generate_the_known_menu_again(service, mo
     service.clear_caches()
     board = await service.board(board.game_id, GUILD)
     assert generated[0] != start and len(set(generated)) == 1
+
+
+def test_a_worker_imports_its_preload_not_the_main_module_that_started_it(tmp_path):
+    # A bot started from a script that imports discord.py (as `idzeva run` imports the
+    # CLI): its workers hold the preload and their jobs' modules, not the script's imports.
+    script = tmp_path / "main_with_discord.py"
+    script.write_text(
+        "import asyncio, json\n"
+        "import discord\n"
+        "from bot.runtime.workers import Workers, imported\n"
+        "async def main():\n"
+        "    workers = Workers(1, preload=('games',))\n"
+        "    try:\n"
+        "        print(json.dumps(await workers.run(imported)))\n"
+        "    finally:\n"
+        "        await workers.close()\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], check=True, capture_output=True, text=True, timeout=60
+    )
+    in_worker = set(json.loads(done.stdout.splitlines()[-1]))
+    assert {"games", "bot.runtime.workers"} <= in_worker
+    assert "discord" not in in_worker
+    assert "render" not in in_worker  # not preloaded here, nor needed by the job

@@ -29,8 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import networkx as nx
+from types import ModuleType
 
 from bot.domain.tournaments.model import BLACK, WHITE, Entrant, NoPairing, Pairing, Record
 
@@ -108,6 +107,15 @@ def _pair_in_blocks(
         index += 1
 
 
+def _networkx() -> ModuleType:
+    """networkx, imported on the first pairing rather than with the bot: importing it
+    takes 22 MiB (every algorithm and drawing module comes with the package) in every
+    process that imports the service, for a round paired now and then (issue 33)."""
+    import networkx
+
+    return networkx
+
+
 def _match(
     members: list[int], place: dict[int, int], records: dict[int, Record], with_bye: bool
 ) -> tuple[list[tuple[int, int]], int | None, list[int]]:
@@ -116,6 +124,7 @@ def _match(
     size = len(members)
     bonus = {player: _RANK * (size - i) for i, player in enumerate(members)}
     in_group = _places_in_score_groups(members, records)
+    nx = _networkx()
     graph = nx.Graph()
     graph.add_nodes_from(members)
     for i, a in enumerate(members):
