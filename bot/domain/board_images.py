@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from render.cache import MIB, ByteCache
 
-# Boards are 25-55 KB (bench/render.py: means 27-49 KB): 16 MiB keeps the last 300-600
-# versions drawn, minutes of play on a busy server, and is the main process's only copy.
-BOARD_IMAGES_BYTES = 16 * MIB
+# Boards are 25-55 KB (bench/render.py: means 27-49 KB): 8 MiB keeps the last 150-300
+# versions drawn, minutes of play on a busy server (a second or so in a burst of 200
+# actions a second), and is the main process's only copy. A version asked for after it
+# has gone is drawn again (about 5 ms). 16 MiB took 8.5 MiB more of a one-process bot
+# (bench/memory.py, threads: 160.1 and 160.8 MiB RSS at 16, 151.6 and 151.9 at 8; issue 33).
+BOARD_IMAGES_BYTES = 8 * MIB
 
 
 class BoardImages:
