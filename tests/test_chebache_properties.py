@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.chebache import FINISH, KINGS, LIMIT, PATHS, START, Chebache
+from tests.positions import play_checking_kept_moves
 
 MAX_PLIES = 3000
 
@@ -139,20 +140,4 @@ def test_kept_moves_match_moves_worked_out_afresh(seed):
     """A position's moves are worked out once and kept until the board changes: at every
     action of a game played as the search plays (``push_legal`` on copies), they are the
     moves a game loaded from the same position works out from nothing."""
-    from search.fastcopy import clone
-
-    rng = random.Random(seed)
-    game = Chebache()
-    while not game.is_over:
-        if game.dice_needed() is not None:
-            game.roll((rng.randint(1, 6), rng.randint(1, 6)))
-        else:
-            moves = game.legal_moves()
-            fresh = Chebache.from_dict(json.loads(game.to_json()))
-            assert fresh.legal_moves() == moves
-            for move in moves:  # every copy's move leaves the original's moves as they were
-                clone(game, keep_log=False).push_legal(move)
-            assert game.legal_moves() == moves
-            game = clone(game, keep_log=False)
-            game.push_legal(rng.choice(moves))
-    assert game.legal_moves() == []
+    play_checking_kept_moves(Chebache(), random.Random(seed))

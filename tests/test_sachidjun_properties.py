@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.sachidjun import Sachidjun
+from tests.positions import play_checking_kept_moves
 
 MAX_PLIES = 4000  # random 2-player games end in 150-450 moves (see the report)
 SEEDS = st.integers(0, 2**32 - 1)  # dice and choices come from random.Random(seed)
@@ -265,23 +266,10 @@ def test_kept_moves_match_moves_worked_out_afresh(seed, seating):
     """A position's moves are kept for the position they were worked out in: at every
     action of a game played as the search plays (``push_legal`` on copies, offers
     included), they are the moves a game loaded from the same position works out anew."""
-    from search.fastcopy import clone
-
-    rng = random.Random(seed)
     seats, variants = seating
-    game = Sachidjun(variants, seats)
-    while not game.is_over:
-        assert game.ply < MAX_PLIES
-        if rng.random() < 0.02 and try_offer(game, rng):
-            continue
-        if game.dice_needed() is not None:
-            game.roll((rng.randint(1, 8), rng.randint(1, 8)))
-            continue
-        moves = game.legal_moves()
-        assert Sachidjun.from_dict(json.loads(game.to_json())).legal_moves() == moves
-        for move in moves:  # a copy's move leaves the original's moves as they were
-            clone(game, keep_log=False).push_legal(move)
-        assert game.legal_moves() == moves
-        game = clone(game, keep_log=False)
-        game.push_legal(rng.choice(moves))
-    assert game.legal_moves() == []
+
+    def offer(game, rng):
+        return rng.random() < 0.02 and try_offer(game, rng)
+
+    game = play_checking_kept_moves(Sachidjun(variants, seats), random.Random(seed), offer)
+    assert game.ply < MAX_PLIES
