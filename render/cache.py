@@ -112,9 +112,9 @@ class ByteCache(Generic[V]):
 CACHES: list[ByteCache] = []  # every ByteCache made, for tests and the bench
 
 # What the renderers' caches may hold together in one process (their bounds: empty boards
-# 48 MiB, text masks 8, shrunk pastes 6, sprites 4). Measured (bench/render.py, 1,000
-# active games and 20,000 actions): 43 MiB held, the empty boards 25 MiB of it.
-RENDER_CACHES_BYTES = 66 * MIB
+# 16 MiB, text masks 8, shrunk pastes 6, sprites 4). Measured (bench/memory.py, 1,000
+# active games acting twice): 14 MiB held (29 while the empty boards were also kept in RGB).
+RENDER_CACHES_BYTES = 34 * MIB
 
 
 def cache_bytes() -> int:

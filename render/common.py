@@ -342,9 +342,15 @@ class Painter:
         # Pillow's core calls: the public resize and paste check and copy more than these
         # small pieces are worth (a dozen microseconds each, up to a hundred a picture)
         source, target = board.im, self._image.im
+        in_palette = board.mode == "P"  # mapped to RGB at the final size, a quarter the pixels
         for x0, y0, x1, y1 in runs:
             region = (x0 // SCALE, y0 // SCALE, x1 // SCALE, y1 // SCALE)
-            target.paste(source.resize((x1 - x0, y1 - y0), NEAREST, region), (x0, y0, x1, y1))
+            if in_palette:
+                piece = source.crop(region).convert("RGB")
+                tile = piece.resize((x1 - x0, y1 - y0), NEAREST, (0, 0, *piece.size))
+            else:
+                tile = source.resize((x1 - x0, y1 - y0), NEAREST, region)
+            target.paste(tile, (x0, y0, x1, y1))
 
     @property
     def size(self) -> tuple[int, int]:
@@ -720,18 +726,22 @@ def side_by_side(pngs: list[bytes], gap: int, colour: Colour = PANEL_RIM) -> byt
 
 
 # The empty boards, one per game, layout or path shown: each is drawn once at the
-# supersampled size and kept at the final size (a quarter of the bytes), with its picture
-# in the game's fixed palette (a quarter more) for ``encode_png``; a picture starts from
-# it blown back up by pixel doubling, tile by tile where drawn on (``Painter.on_board``),
-# which shrinks back to the same pixels. All of them
-# together take about 40 MiB.
+# supersampled size and kept at the final size in the game's fixed palette, one byte a
+# pixel (issue 33: kept in RGB as well, four bytes more, the six boards of a busy server
+# took 25 MiB; now 5). A picture starts from it blown back up by pixel doubling, tile by
+# tile where drawn on (``Painter.on_board``), which shrinks back to the same pixels, and
+# ``encode_png`` maps only the tiles drawn on over it. The board is its own picture in the
+# palette: each of its colours maps back to itself (a test checks every board), so the
+# tiles left as they were are the same pixels whether mapped again or not.
 def background_bytes(image: Image.Image) -> int:
-    """An empty board's bytes: its pixels and its picture in the fixed palette."""
+    """An empty board's bytes: its pixels and, if apart, its picture in the fixed palette."""
     quantized = getattr(image, "quantized", None)
-    return image_bytes(image) + (image_bytes(quantized[1]) if quantized else 0)
+    apart = quantized is not None and quantized[1] is not image
+    return image_bytes(image) + (image_bytes(quantized[1]) if apart else 0)
 
 
-BACKGROUNDS: ByteCache[Image.Image] = ByteCache("backgrounds", 48 * MIB, background_bytes)
+# Every board of every game, variant and path shown (11) takes 7.5 MiB.
+BACKGROUNDS: ByteCache[Image.Image] = ByteCache("backgrounds", 16 * MIB, background_bytes)
 
 
 def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
@@ -746,9 +756,11 @@ def cached_background(draw: Callable[..., Image.Image]) -> Callable[..., Image.I
         small = drawn.reduce(SCALE)
         del drawn
         trim_heap()  # the supersampled drawing is freed: give its pages back
-        if palette in _palettes():
-            small.quantized = (palette, quantize(small, palette))  # type: ignore[attr-defined]
-        return small
+        if palette not in _palettes():
+            return small
+        mapped = quantize(small, palette)
+        mapped.quantized = (palette, mapped)  # type: ignore[attr-defined]
+        return mapped
 
     @wraps(draw)
     def cached(*args: Any) -> Image.Image:
@@ -906,7 +918,7 @@ def shrink(
     those are shrunk: the same pixels, for the price of the drawn part."""
     if base is None or dirty is None:
         return image.reduce(SCALE)
-    small = base.copy()
+    small = base.convert("RGB")  # a copy, in RGB (the board may be kept in its palette)
     image.load()
     for x0, y0, x1, y1 in merged_runs(dirty_runs(dirty, image.size)):
         tile = image.im.reduce((SCALE, SCALE), (x0, y0, x1, y1))

@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 
 import games
 import render.common as common
-from render import render_png
+from render import RENDERERS, render_png
 from render.cache import (
     CACHES,
     MIB,
@@ -24,6 +24,7 @@ from render.cache import (
     cache_bytes,
     image_bytes,
 )
+from render.chebache import render_paths
 from render.common import (
     ACCENT,
     BACKGROUNDS,
@@ -38,6 +39,7 @@ from render.common import (
     SCALE,
     TEXT_MASKS,
     Painter,
+    background_bytes,
     dirty_runs,
     encode_png,
     merged_runs,
@@ -144,6 +146,38 @@ def test_game_specific_flat_colours_are_exact():
     flat_colours_survive("shax", [ACCENT, DANGER, MILL, LIGHT_PIECE.fill, DARK_PIECE.fill])
     flat_colours_survive("jikaida", [PANEL, BAND, INK, LIGHT_SQUARE, DARK_SQUARE])
     flat_colours_survive("jikaida", [style.fill for style in STYLES])
+
+
+def every_empty_board() -> list[Image.Image]:
+    """The empty board of every game, layout and path shown, drawn afresh."""
+    BACKGROUNDS.clear()
+    setups = [(key, []) for key in games.GAMES] + [
+        ("tchela", ["4x6"]),
+        ("tchela", ["two-stores"]),
+        ("tchela", ["4x6", "two-stores"]),
+        ("jikaida", ["pastang"]),
+    ]
+    for key, variants in setups:
+        game = games.new_game(key, variants)
+        render_png(game)
+        if key == "chebache":
+            RENDERERS[key](game, show_path=False)
+            render_paths()
+    return [entry[0] for entry in BACKGROUNDS._entries.values()]
+
+
+def test_every_empty_board_is_kept_as_its_own_picture_in_its_palette():
+    """A board is kept in its game's palette alone (one byte a pixel, not five): each of
+    its colours must map back to itself, or the tiles a move draws on would show the board
+    a shade off from those left as they are."""
+    boards = every_empty_board()
+    assert len(boards) == 5 + 3 + 1 + 2  # Chebache: a path shown, none, both
+    for board in boards:
+        palette, mapped = board.quantized
+        assert board.mode == "P" and mapped is board
+        again = common.quantize(board.convert("RGB"), palette)
+        assert again.tobytes() == board.tobytes(), palette
+        assert background_bytes(board) == board.width * board.height
 
 
 def capture_canvases(monkeypatch) -> list[tuple[Image.Image, Image.Image]]:
