@@ -65,6 +65,11 @@ class ByteCache(Generic[V]):
     def __contains__(self, key: Hashable) -> bool:
         return key in self._entries
 
+    def values(self) -> list[V]:
+        """The cached values, least recently used first."""
+        with self._lock:
+            return [value for value, _size in self._entries.values()]
+
     def get(self, key: Hashable, make: Callable[[], V]) -> V:
         """The cached value for ``key``, or ``make()`` (cached if it is worth keeping)."""
         value = self.recall(key, _MISSING)

@@ -33,15 +33,17 @@ def play_checking_kept_moves(
     game: games.Game,
     rng: random.Random,
     interject: Callable[[games.Game, random.Random], bool] = lambda game, rng: False,
+    max_plies: int = 5000,
 ) -> games.Game:
     """Play ``game`` to its end as the search plays (``push_legal`` on copies, dice from
     ``rng``), checking at every move that the moves it keeps for its position are the moves
     a game loaded from that position works out anew, and that a copy's move leaves them as
     they were. ``interject``: an action of its own before a move (True when it played one).
-    Returns the finished game."""
+    Fails once the game passes ``max_plies``. Returns the finished game."""
     from search.fastcopy import clone
 
     while not game.is_over:
+        assert game.ply < max_plies
         if interject(game, rng):
             continue
         spec = game.dice_needed()

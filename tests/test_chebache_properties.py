@@ -140,4 +140,4 @@ def test_kept_moves_match_moves_worked_out_afresh(seed):
     """A position's moves are worked out once and kept until the board changes: at every
     action of a game played as the search plays (``push_legal`` on copies), they are the
     moves a game loaded from the same position works out from nothing."""
-    play_checking_kept_moves(Chebache(), random.Random(seed))
+    play_checking_kept_moves(Chebache(), random.Random(seed), max_plies=MAX_PLIES)

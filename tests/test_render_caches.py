@@ -163,7 +163,7 @@ def every_empty_board() -> list[Image.Image]:
         if key == "chebache":
             RENDERERS[key](game, show_path=False)
             render_paths()
-    return [entry[0] for entry in BACKGROUNDS._entries.values()]
+    return BACKGROUNDS.values()
 
 
 def test_every_empty_board_is_kept_as_its_own_picture_in_its_palette():

@@ -271,5 +271,4 @@ def test_kept_moves_match_moves_worked_out_afresh(seed, seating):
     def offer(game, rng):
         return rng.random() < 0.02 and try_offer(game, rng)
 
-    game = play_checking_kept_moves(Sachidjun(variants, seats), random.Random(seed), offer)
-    assert game.ply < MAX_PLIES
+    play_checking_kept_moves(Sachidjun(variants, seats), random.Random(seed), offer, MAX_PLIES)
