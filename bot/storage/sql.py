@@ -864,6 +864,19 @@ class SqlStore(TournamentStore):
                 (key, value, now),
             )
 
+    async def put_value_once(self, key: str, value: str, now: float) -> str:
+        """The key's value: the one kept already, else ``value``, kept from now on (of
+        processes writing at once, the first write wins and every one reads it)."""
+        async with self._statement() as db:
+            await db.execute(
+                "INSERT INTO bot_values (key, value, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO NOTHING",
+                (key, value, now),
+            )
+        kept = await self.get_value(key)
+        assert kept is not None  # bot_values rows are never deleted
+        return kept
+
     # ---- players' names ------------------------------------------------------
 
     async def put_player_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool:

@@ -4,6 +4,7 @@ nothing, all kept across a restart; the daily puzzle posted once per server and 
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -105,7 +106,33 @@ async def test_the_daily_post_names_its_puzzle_for_its_board(service, store, clo
     await service.change_server_settings(GUILD, ALICE, manager=True, daily_puzzle=CHANNEL)
     [post] = [n for n in await service.tick() if n.kind == "daily_puzzle"]
     today = time.strftime("%Y-%m-%d", time.gmtime(clock()))
-    assert puzzles.daily_id_of_job(post.key) == puzzles.daily_id(GUILD, today)
+    assert puzzles.daily_of_job(post.key) == (GUILD, today)
     assert await service.daily_puzzle_picture(post) == b"PNG"  # the service's renderer
-    assert puzzles.daily_id_of_job("reminder:12:7") is None
-    assert puzzles.daily_id_of_job("daily-puzzle:x:2026-11-29") is None
+    assert puzzles.daily_of_job("reminder:12:7") is None
+    assert puzzles.daily_of_job("daily-puzzle:x:2026-11-29") is None
+
+
+async def test_racing_writers_of_a_value_once_all_read_the_first(store):
+    values = [f"shax:{n}" for n in range(1, 11)]
+    kept = await asyncio.gather(*(store.put_value_once("k", v, 10.0) for v in values))
+    assert len(set(kept)) == 1 and kept[0] in values
+    assert await store.get_value("k") == kept[0]
+    assert await store.put_value_once("k", "tchela:1", 11.0) == kept[0]
+
+
+async def test_a_deploy_adding_puzzles_keeps_the_days_puzzle(service, store, clock, monkeypatch):
+    """The day's puzzle is chosen among the shipped ones; once posted or shown it stays,
+    even if a new deploy's larger sets would choose another that day."""
+    await service.change_server_settings(GUILD, ALICE, manager=True, daily_puzzle=CHANNEL)
+    [post] = [n for n in await service.tick() if n.kind == "daily_puzzle"]
+    today = time.strftime("%Y-%m-%d", time.gmtime(clock()))
+    first = puzzles.daily_id(GUILD, today)
+    assert puzzles.title_of_puzzle(first) in post.text
+    other = "tchela:1" if first != "tchela:1" else "shax:1"
+    monkeypatch.setattr(puzzles, "daily_id", lambda guild_id, day: other)  # the new deploy
+    deployed = restarted(store, clock)
+    assert (await deployed.puzzle(BOB, "daily", guild_id=GUILD)).puzzle_id == first
+    clock.advance(DAY)
+    assert (await deployed.puzzle(BOB, "daily", guild_id=GUILD)).puzzle_id == other
+    [post] = [n for n in await deployed.tick() if n.kind == "daily_puzzle"]
+    assert puzzles.title_of_puzzle(other) in post.text

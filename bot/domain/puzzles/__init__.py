@@ -21,8 +21,10 @@ decides the game and the others do not (``search.puzzles`` judges them), private
   not yet answered first, then the shipped ones; ``game:server`` asks for them alone.
 - A server may ask for a daily puzzle in a channel (``/idzeva settings``: ``daily_puzzle``).
   The day's puzzle is chosen from the date and the server alone (every process chooses the
-  same), and posted once per day: a once-only job (``bot/domain/jobs.py``) keyed by server
-  and day.
+  same) and kept the first time it is asked for (``bot_values``: ``daily-choice:<server>:
+  <day>``), so that a deploy adding puzzles cannot change a day's puzzle once posted or
+  shown. It is posted once per day: a once-only job (``bot/domain/jobs.py``) keyed by
+  server and day.
 
 The position checks and the board pictures run in the worker processes.
 """
@@ -66,6 +68,7 @@ NO_SERVER_PUZZLES = (
 CURRENT_KEY = "puzzle:{user}"
 DAILY_PREFIX = "daily-puzzle:"
 DAILY_JOB = DAILY_PREFIX + "{guild}:{day}"
+DAILY_CHOICE_KEY = "daily-choice:{guild}:{day}"
 MENU_SIZE = 25  # Discord's autocomplete shows at most 25 choices
 Renderer = Callable[[Game], bytes]
 
@@ -133,14 +136,14 @@ def daily_id(guild_id: int, day: str) -> str:
     return ids[int.from_bytes(digest[:8], "big") % len(ids)]
 
 
-def daily_id_of_job(key: str) -> str | None:
-    """The puzzle a daily post's job (``DAILY_JOB``) names, None for another key."""
+def daily_of_job(key: str) -> tuple[int, str] | None:
+    """The server and day a daily post's job (``DAILY_JOB``) names, None for another key."""
     if not key.startswith(DAILY_PREFIX):
         return None
     guild, _, day = key.removeprefix(DAILY_PREFIX).partition(":")
     if not guild.isdigit() or not day:
         return None
-    return daily_id(int(guild), day)
+    return int(guild), day
 
 
 # ---- what a player sees ----------------------------------------------------------------
@@ -324,7 +327,7 @@ class Puzzles:
             raise NotAllowed("That puzzle is a server's: ask in the server.")
         if wanted == DAILY:
             assert guild_id is not None
-            chosen = daily_id(guild_id, self.today())
+            chosen = await self.daily(guild_id, self.today())
         else:
             chosen = await self._open_or_next(user_id, wanted, answered, guild_id)
         await self._store.put_value(CURRENT_KEY.format(user=user_id), chosen, self._clock())
@@ -415,12 +418,24 @@ class Puzzles:
 
     # ---- the daily puzzle ----------------------------------------------------------
 
+    async def daily(self, guild_id: int, day: str) -> str:
+        """The server's puzzle of ``day``: the one kept for that day, else ``daily_id``'s
+        choice, kept from now on (the first process to ask keeps it for all)."""
+        key = DAILY_CHOICE_KEY.format(guild=guild_id, day=day)
+        kept = await self._store.put_value_once(key, daily_id(guild_id, day), self._clock())
+        try:
+            puzzle_of(kept)
+        except NotFound:  # shipped files are only appended to; a hand-edited value
+            return daily_id(guild_id, day)
+        return kept
+
     async def daily_picture(self, job_key: str) -> bytes:
         """The board of the daily puzzle that the post ``job_key`` names (b"" for none),
         drawn in a worker: the post shows it."""
-        puzzle_id = daily_id_of_job(job_key)
-        if puzzle_id is None:
+        posted = daily_of_job(job_key)
+        if posted is None:
             return b""
+        puzzle_id = await self.daily(*posted)
         _task, _situation, image = await self._workers.run(show_job, puzzle_id, self._renderer)
         return image
 
@@ -437,7 +452,7 @@ class Puzzles:
             channel_id = ServerSettings.from_json(text).daily_puzzle
             if channel_id is None or (guild_id, day) in self._posted:
                 continue
-            puzzle_id = daily_id(guild_id, day)
+            puzzle_id = await self.daily(guild_id, day)
             task, _situation, _image = await self._workers.run(show_job, puzzle_id, None)
             notice = Notice(
                 kind="daily_puzzle",
