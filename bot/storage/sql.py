@@ -866,7 +866,11 @@ class SqlStore(TournamentStore):
 
     async def put_value_once(self, key: str, value: str, now: float) -> str:
         """The key's value: the one kept already, else ``value``, kept from now on (of
-        processes writing at once, the first write wins and every one reads it)."""
+        processes writing at once, the first write wins and every one reads it). Read
+        first: once kept, asking again writes nothing."""
+        kept = await self.get_value(key)
+        if kept is not None:
+            return kept
         async with self._statement() as db:
             await db.execute(
                 "INSERT INTO bot_values (key, value, updated_at) VALUES (?, ?, ?)"
