@@ -93,6 +93,8 @@ def record(
                 "moves": len(tally.times.get(p, [])),
                 "p50": round(percentile(tally.times.get(p, []), 0.5), 3),
                 "p95": round(tally.p95(p), 3),
+                "cpu_p50": round(percentile(tally.cpu.get(p, []), 0.5), 3),
+                "cpu_p95": round(percentile(tally.cpu.get(p, []), 0.95), 3),
             }
             for p in dict.fromkeys((a, b))
             if p != "random"
@@ -103,18 +105,22 @@ def record(
 
 
 def times_text(times: dict[str, dict]) -> str:
-    """``normal 0.50 / 0.71; easy p95 0.06``: each level's p50 / p95 seconds a turn (a
-    transcribed run may lack the p50 or the count of moves; a level with no move is left out)."""
+    """``normal 0.50 / 0.71 (CPU 0.48 / 0.66); easy p95 0.06``: each level's p50 / p95
+    seconds a turn, and of CPU where the run recorded it (since 29 November; a transcribed
+    run may lack the p50 or the count of moves; a level with no move is left out)."""
     shown = []
     for player, t in times.items():
         if t["moves"] == 0:
             continue
         p50 = t["p50"]
-        shown.append(
+        text = (
             f"{player} {p50:.2f} / {t['p95']:.2f}"
             if p50 is not None
             else f"{player} p95 {t['p95']:.2f}"
         )
+        if "cpu_p95" in t:
+            text += f" (CPU {t['cpu_p50']:.2f} / {t['cpu_p95']:.2f})"
+        shown.append(text)
     return "; ".join(shown)
 
 
@@ -324,7 +330,9 @@ def generated(lines: list[dict]) -> str:
             "### Pooled runs",
             pools(lines),
             "### Every run",
-            'The latest first. "now": the run counts in the table above.',
+            'The latest first. "now": the run counts in the table above. "s/turn": each '
+            "bot's wall time a turn, p50 / p95, and since the night of 29 November its CPU time "
+            "(what the search cost; the rest of the wall time waited for a core).",
             runs(lines),
             END,
         ]

@@ -59,6 +59,9 @@ class Tally:
     losses: int = 0
     points: float = 0.0  # A's share of the points, summed over games
     times: dict[str, list[float]] = field(default_factory=dict)  # player -> seconds per turn
+    # player -> CPU seconds per turn (the same turns): what the search cost, whatever the
+    # load; wall time above it is time spent waiting for a core.
+    cpu: dict[str, list[float]] = field(default_factory=dict)
     plies: list[int] = field(default_factory=list)
     # how the games ended: the engine's reason, or PLY_LIMIT -> games
     endings: dict[str, int] = field(default_factory=dict)
@@ -83,6 +86,8 @@ class Tally:
         self.points += other.points
         for player, spent in other.times.items():
             self.times.setdefault(player, []).extend(spent)
+        for player, spent in other.cpu.items():
+            self.cpu.setdefault(player, []).extend(spent)
         self.plies.extend(other.plies)
         for reason, count in other.endings.items():
             self.endings[reason] = self.endings.get(reason, 0) + count
@@ -145,10 +150,12 @@ def play_game(
     times: dict[str, list[float]] | None = None,
     iterations: int | None = None,
     clock: bool = False,
+    cpu: dict[str, list[float]] | None = None,
 ) -> Game:
     """Play one whole game; ``seat_players[s]`` moves for seat ``s``. Dice come from a
     ``random.Random(seed)``. ``times`` gets each player's time per turn where the turn had
-    a choice (what a player waits for the bot's reply)."""
+    a choice (what a player waits for the bot's reply), and ``cpu`` the CPU time of the
+    same turns (this process's: the arena plays one game at a time in a process)."""
     game = make()
     dice = random.Random(seed)
     movers = {
@@ -162,15 +169,18 @@ def play_game(
             continue
         seat = game.to_move
         assert seat is not None
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         moves = movers[seat](game)
         spent = time.perf_counter() - started
+        spent_cpu = time.process_time() - started_cpu
         choice = False
         for move in moves:
             choice = choice or len(game.legal_moves()) > 1
             game.push(move)
         if times is not None and choice:
             times.setdefault(seat_players[seat], []).append(spent)
+        if cpu is not None and choice:
+            cpu.setdefault(seat_players[seat], []).append(spent_cpu)
     if not game.is_over:
         game.agree_draw()
     return game
@@ -211,7 +221,9 @@ def arena(
         a_first = index % 2 == 0
         probe = make()
         seats = seats_for(probe, a, b, a_first)
-        game = play_game(make, seats, seed * 1_000_003 + index, tally.times, iterations, clock)
+        game = play_game(
+            make, seats, seed * 1_000_003 + index, tally.times, iterations, clock, tally.cpu
+        )
         assert game.outcome is not None
         team_a = game.team_of(0) if a_first else 1 - game.team_of(0)
         tally.points += points_share(game, team_a)

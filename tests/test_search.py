@@ -21,7 +21,7 @@ from games.sachidjun import Sachidjun
 from games.shax import Shax
 from games.tchela import Tchela
 from search import Search, best_move, evaluate, share_of
-from search.arena import SETUPS, arena, wilson
+from search.arena import SETUPS, Tally, arena, wilson
 from search.evaluate import EXPANSION_ORDERS, margin
 from search.fastcopy import clone
 from search.mcts import LEVELS
@@ -568,6 +568,12 @@ def test_arena_counts_every_game_from_a_s_side():
     assert tally.games == 2 and tally.wins + tally.draws + tally.losses == 2
     assert 0.0 <= tally.share() <= 1.0 and tally.times["easy"]
     assert sum(tally.endings.values()) == 2 and "ply limit" not in tally.endings
+    # Each timed turn has its CPU time too, no more than its wall time (one thread).
+    pairs = zip(tally.cpu["easy"], tally.times["easy"], strict=True)
+    assert all(0 <= cpu <= wall + 0.01 for cpu, wall in pairs)
+    folded = Tally()
+    folded.add(tally)
+    assert folded.cpu == tally.cpu and folded.cpu.keys() == tally.times.keys()
 
 
 def test_arena_names_the_games_stopped_at_its_ply_limit(monkeypatch):
@@ -757,26 +763,35 @@ def test_bot_turn_runs_from_a_saved_game_in_a_worker_process():
 
 def test_make_arena_marks_each_target_and_writes_the_readme_row():
     from bench.arena import record, table, verdict
-    from search.arena import Tally
 
     nine_of_ten = Tally(wins=9, losses=1, points=9.0)
     assert verdict(nine_of_ten, "random") == "MISS"  # 90% < 95%
     assert verdict(Tally(wins=20, points=20.0), "random") == "ok"
     # 70 of 100: Wilson interval 0.604-0.781, its lower end above 55%.
-    seventy = Tally(wins=70, losses=30, points=70.0, times={"normal": [0.5, 0.9, 1.0]})
+    seventy = Tally(
+        wins=70,
+        losses=30,
+        points=70.0,
+        times={"normal": [0.5, 0.9, 1.0]},
+        cpu={"normal": [0.4, 0.5, 0.5]},
+    )
     assert verdict(seventy, "easy") == "ok"
     # 6 of 10: 0.313-0.832, not yet shown.
     assert verdict(Tally(wins=6, losses=4, points=6.0), "easy") == "MISS"
     line = record("sachidjun", (), 4, "normal", "easy", seventy, 12.0)
     assert line["game"] == "sachidjun (4 seats)" and (line["low"], line["high"]) == (0.604, 0.781)
     assert line["times"] == {
-        "normal": {"moves": 3, "p50": 0.9, "p95": 1.0},
-        "easy": {"moves": 0, "p50": 0.0, "p95": 0.0},
+        "normal": {"moves": 3, "p50": 0.9, "p95": 1.0, "cpu_p50": 0.5, "cpu_p95": 0.5},
+        "easy": {"moves": 0, "p50": 0.0, "p95": 0.0, "cpu_p50": 0.0, "cpu_p95": 0.0},
     }
+    # The wall time a turn took, and beside it the CPU time (a loaded machine's turns
+    # wait for a core: here half of each).
     assert table([line]).splitlines()[2] == (
         "| sachidjun (4 seats) | normal - easy | 100 | 70-0-30 | 0.700 | 0.604-0.781 | ok "
-        "| normal 0.90 / 1.00 |"
+        "| normal 0.90 / 1.00 (CPU 0.50 / 0.50) |"
     )
+    del line["times"]["normal"]["cpu_p95"]  # older runs: wall time only
+    assert table([line]).splitlines()[2].endswith("| normal 0.90 / 1.00 |")
 
 
 # ---- search sizes per level ------------------------------------------------------------
