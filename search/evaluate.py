@@ -305,15 +305,25 @@ def _sachidjun_exposure(game: Any, side: int, roles: tuple[int, ...]) -> list[fl
     return found
 
 
+def _in_play(game: Any, role: int) -> bool:
+    """Whether ``role`` has a piece that may yet move: in its mora or on the ring."""
+    return bool(game.home[role]) or any(cell[role] for cell in game.cells)
+
+
 def _sachidjun_feature_values(game: Any) -> tuple[float, ...]:
     """``SACHIDJUN_FEATURES`` for seat 0's team (see there)."""
     team = game.team_of(0)
     other = 1 - team
     cells = game.cells
     # The roles to move, in order, from the next roll on (a sub-turn already rolled is
-    # judged as it stands).
+    # judged as it stands), over two rounds. A role with no piece left on the ring or in
+    # its mora passes every roll ("if nothing can be played, the sub-turn passes"), so it
+    # is left out: the next threats come from the roles after it (its side's other
+    # colour, or the same role a round on).
     first = 0 if game.dice is None else 1
-    following = [(game.role + k) % 4 for k in range(first, first + 4)]
+    order = [(game.role + k) % 4 for k in range(first, first + 8)]
+    live = [_in_play(game, role) for role in range(4)]
+    following = [role for role in order if live[role]] or order
     mover = following[0] % 2
     tempo = 1.0 if mover == team else -1.0
     exposed = {}

@@ -195,6 +195,33 @@ def test_a_lone_piece_behind_two_held_cike_is_safe_from_a_raza():
     assert evaluate(behind) > evaluate(ahead)
 
 
+def test_a_sachidjun_role_with_no_piece_left_passes_for_the_evaluation():
+    # Veradi holds all 8 tameg čadra; a lone veradi raža on W5 stands 3 ahead of the tameg
+    # raža pair on W2 (the rest of both sides at home). With tameg čadra to roll, its roll
+    # passes whatever it is ("if nothing can be played, the sub-turn passes"): veradi raža
+    # moves next and tameg raža after it, exactly as when veradi raža is to roll. The
+    # evaluation once took tameg čadra's empty sub-turn as tameg's next threat and counted
+    # the raža's threat to W5 as a sub-turn later, at half its weight.
+    game = Sachidjun([], 2)
+    data = game.to_dict()
+    board = [[0, 0, 0, 0] for _ in range(36)]
+    board[5] = [1, 0, 0, 0]
+    board[2] = [0, 2, 0, 0]
+    data["state"].update(cells=board, home=[7, 6, 8, 0], prisoners=[[0, 8], [0, 0], [0, 0], [0, 0]])
+    positions = []
+    for role in (3, 0):
+        data["state"]["role"] = role
+        positions.append(Sachidjun.from_dict(data))
+    cadra_to_roll, raza_to_roll = positions
+    assert cadra_to_roll.dice_needed() is not None
+    assert evaluate(cadra_to_roll) == evaluate(raza_to_roll)
+    # The same raža on W1, behind the pair (a raža would need 35), is safe: better for
+    # veradi by the threat it escapes.
+    board[5], board[1] = board[1], board[5]
+    data["state"]["role"] = 3
+    assert evaluate(Sachidjun.from_dict(data)) > evaluate(cadra_to_roll)
+
+
 def sachidjun_rolled(cells: dict[int, list[int]], prisoners: list[list[int]], dice) -> Sachidjun:
     game = Sachidjun([], 2)
     data = game.to_dict()
