@@ -390,12 +390,19 @@ class Board:
     # ---- look-ahead --------------------------------------------------------------
 
     def key(self) -> tuple:
+        """Everything the rest of the turn's moves depend on: with the pieces alone, two ways
+        to the same position that moved different pieces (so that a different piece may
+        be owed its return, ``returned``) were one entry of ``can_finish``'s memo, and
+        which came first decided the other's moves."""
         return (
             tuple(self.pos),
             tuple(self.owner),
             tuple(sorted((k, tuple(v)) for k, v in self.stacks.items())),
             tuple(self.dice),
             tuple(sorted(self.pending)),
+            tuple(sorted(self.moved)),
+            tuple(sorted(self.exempt)),
+            tuple(self.start),
         )
 
     def attack_hopeless(self) -> bool:

@@ -141,3 +141,56 @@ def test_kept_moves_match_moves_worked_out_afresh(seed):
     action of a game played as the search plays (``push_legal`` on copies), they are the
     moves a game loaded from the same position works out from nothing."""
     play_checking_kept_moves(Chebache(), random.Random(seed), max_plies=MAX_PLIES)
+
+
+# White with 1-1-1 left of a double 1, after SX1: its piece 10 entered onto its 1 (the
+# intersection ab34) against two Black pieces, an attack still pending (seed 172013 of the
+# test above, ply 140).
+ATTACK_PENDING = (
+    '{"owner":[0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1],"pos":[5,3,9,7,18,5,5'
+    ',8,5,16,1,9,2,18,18,14,14,11,3,11,11,13,13,14,11,3],"stacks":{"ab23":[24,19,17,20],"'
+    'ab34":[21,22,10],"b3":[12],"b4":[15,23,16],"bc12":[25,18],"bc23":[11,2],"bc34":[1],"'
+    'c2":[9,7],"cd23":[3],"cd34":[6,8,0,5]},"turn":0,"stage":"move","dice":[1,1,1],"roll"'
+    ':[1,1],"start":[5,3,9,7,18,5,5,8,5,16,0,9,2,18,18,14,14,11,3,11,11,13,13,14,11,3],"m'
+    'oved":[10],"exempt":[],"pending":["ab34"],"history":[],"current":{"seat":0,"dice":[1'
+    ',1],"moves":["SX1"],"events":[],"jump":""}}'
+)
+
+
+def _finishes(board) -> bool:
+    """Whether the turn can end legally from ``board``, by trying every continuation
+    (``Board.can_finish`` without its memo or its shortcuts)."""
+    if board.clean() or board.won(board.turn):
+        return True
+    for _text, piece, there, die, _back in board.playable():
+        after = board.copy()
+        after.apply_move(piece, there, die)
+        if _finishes(after):
+            return True
+    return not board.pending and not board.dice and bool(board.jumps())
+
+
+def test_a_position_s_moves_do_not_depend_on_the_order_its_stacks_were_made_in():
+    # The look-ahead's memo once keyed positions by their pieces alone: two ways to the
+    # same pieces that had moved different ones were one entry, and the stacks' order
+    # decided which was tried first. Made in play (ab34 formed after bc23 and bc34), the
+    # position offered 6 moves; loaded from its record (stacks sorted), 8. Every
+    # continuation tried without the memo leaves 7: 9/10 cannot end the turn (nothing
+    # can then finish the attack), K(2/3) can.
+    state = json.loads(ATTACK_PENDING)
+    expected = set()
+    board = Chebache.from_dict(
+        {"game": "chebache", "variants": [], "seats": 2, "state": state}
+    ).board
+    for text, piece, there, die, _back in board.playable():
+        after = board.copy()
+        after.apply_move(piece, there, die)
+        if _finishes(after):
+            expected.add(text)
+    assert "9/10" not in expected and {"K(2/3)", "K(2X1)"} <= expected and len(expected) == 7
+    played_order = ["bc23", "bc34", "ab34", "ab23", "cd34", "bc12", "c2", "b3", "b4", "cd23"]
+    for order in (sorted(state["stacks"]), played_order):
+        state["stacks"] = {space: state["stacks"][space] for space in order}
+        game = Chebache.from_dict({"game": "chebache", "variants": [], "seats": 2, "state": state})
+        assert list(game.board.stacks) == order
+        assert set(game.legal_moves()) == expected
