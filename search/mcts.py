@@ -19,12 +19,13 @@ considers only the first-mill moves where there are some (``evaluate.MOVE_FILTER
 In the dice games every level uses another policy of the same search (per level and game,
 ``Level.policy``): ``turn`` (easy) plays every way of using its own roll and judges each
 complete turn by the evaluation where it ends (a roll is then due); ``turn2`` (normal;
-hard in Šačidjun) also judges its best few turns (``Level.answered``: 3, hard 6; distinct
-end positions) by the opponent's answer to every roll, an expectimax one turn deep pruned
-to those few and to the opponent's best turn by the evaluation; ``rollout`` (hard in
-Chebache) plays its best few turns on for two more turns (each side's best turn by the
-evaluation) on the same dice, and keeps the one that ends best on average. All stay within
-the level's search size (moves played) and time.
+hard in Šačidjun) also judges its best few turns (``Level.answered``: 3; distinct end
+positions) by the opponent's answer to every roll, an expectimax one turn deep pruned to
+those few and to the opponent's best turn by the evaluation (hard in Šačidjun judges each
+answer in turn by its own best reply to a few drawn rolls, ``Level.deep_rolls``);
+``rollout`` (hard in Chebache) plays its best few turns on for two more turns (each side's
+best turn by the evaluation) on the same dice, and keeps the one that ends best on
+average. All stay within the level's search size (moves played) and time.
 """
 
 from __future__ import annotations
@@ -85,6 +86,10 @@ class Level:
     # Games where the ``turn2`` policy judges this many of its best turns (by the
     # evaluation) again by the opponent's answer to every roll (``TURN2_CANDIDATES`` else).
     answered: dict[str, int] = field(default_factory=dict)
+    # Games where ``turn2`` looks one sub-turn further: each answering turn is judged in
+    # turn by the mover's own best reply to this many rolls, drawn once per search and
+    # the same for every candidate (``Search._answer``); absent, by the evaluation.
+    deep_rolls: dict[str, int] = field(default_factory=dict)
     # Games whose evaluation has other terms than the level's ``strong`` (see ``evaluate``).
     evaluation: dict[str, int] = field(default_factory=dict)
     # Games whose weighted evaluation (``evaluate.WEIGHTED``) takes the weights fitted by
@@ -118,6 +123,9 @@ class Level:
 
     def answered_for(self, key: str) -> int:
         return self.answered.get(key, TURN2_CANDIDATES)
+
+    def deep_rolls_for(self, key: str) -> int:
+        return self.deep_rolls.get(key, 0)
 
     def strong_for(self, key: str) -> int:
         return self.evaluation.get(key, self.strong)
@@ -219,6 +227,10 @@ LEVELS: dict[str, Level] = {
     # first alone went 12-0-4 in 16 games and the second alone 14-1-9 in 24, where hard
     # had been 69-0-46 in 115. Both cost up to 4x a playout early in placement (6 s of
     # CPU from the empty board, where the clock stops it on Discord).
+    # In Šačidjun ``turn2`` on six candidates was no better than normal's on three (19-1-20
+    # in 40 games at 2 seats): hard looks one sub-turn further instead (``deep_rolls``):
+    # each answering turn is judged by hard's own best reply to two rolls drawn for it
+    # (21-2-17 in 40; with four, 10-0-6 in 16; p95 2.5 s a turn by size, 1.2 s before).
     "hard": Level(
         "hard",
         4.5,
@@ -230,7 +242,8 @@ LEVELS: dict[str, Level] = {
         candidates={"jikaida": 24},
         widening={"jikaida": (1.0, 0.2), "pastang": (1.0, 0.2)},
         policy={"chebache": "rollout", "sachidjun": "turn2"},
-        answered={"sachidjun": 6},
+        answered={"sachidjun": 3},
+        deep_rolls={"sachidjun": 2},
         tactical=frozenset({"shax"}),
         through_opening=frozenset({"shax"}),
     ),
@@ -461,7 +474,9 @@ class Search:
             count += spent
         if policy == "turn2" and len(finals) > 1:
             team = root_state.team_of(seat)
-            candidates = distinct_turns(finals, self.level.answered_for(budget_key(root_state)))
+            key = budget_key(root_state)
+            candidates = distinct_turns(finals, self.level.answered_for(key))
+            replies = self._replies(candidates[0][2], self.level.deep_rolls_for(key))
             left = self.cap - count
             best_value = -1.0
             for index, (value, line, position) in enumerate(candidates):
@@ -469,7 +484,7 @@ class Search:
                     break  # out of time: an answer is worth less than a turn's own value,
                     # so the turns left unanswered are not compared with those answered
                 budget = left // (len(candidates) - index)
-                answer, spent = self._answer(position, team, budget)
+                answer, spent = self._answer(position, team, budget, replies=replies)
                 left -= spent
                 count += spent
                 judged = value if answer is None else answer
@@ -598,33 +613,70 @@ class Search:
         value = self.level.evaluate(state)
         return (value if team == state.team_of(0) else 1.0 - value), spent
 
-    def _answer(self, position: Game, team: int, budget: int) -> tuple[float | None, int]:
+    def _replies(
+        self, position: Game, count: int
+    ) -> dict[tuple[int, int], list[tuple[int, int]]] | None:
+        """For each roll due at ``position`` (two dice), ``count`` rolls of the next drawn
+        at random (each of the outcomes equally likely), for ``_answer`` to judge the
+        answering turns by: None for none, or where the next roll is not of two dice."""
+        spec = position.dice_needed()
+        if not count or spec is None or spec.count != 2:
+            return None
+        draw = self.rng.randint
+        return {
+            roll: [(draw(1, spec.sides), draw(1, spec.sides)) for _ in range(count)]
+            for roll in two_dice_rolls(spec.sides)
+        }
+
+    def _answer(
+        self,
+        position: Game,
+        team: int,
+        budget: int,
+        replies: dict[tuple[int, int], list[tuple[int, int]]] | None = None,
+        rolls: list[tuple[tuple[int, int], float]] | None = None,
+    ) -> tuple[float | None, int]:
         """``team``'s expected share after the next roll and the roller's best turn (each
         roll weighted by its chance; the turns judged by the evaluation): None where there
-        is no roll to come or no budget, and the moves played."""
+        is no roll to come or no budget, and the moves played. ``rolls``: these (roll,
+        weight) instead of every roll. ``replies``: each roll's best turn is judged in
+        turn by the next roller's best turn after each of that roll's replies (one
+        sub-turn deeper, on sampled rolls weighted alike), where it has one."""
         spec = position.dice_needed()
         if position.outcome is not None or spec is None or spec.count != 2 or budget <= 0:
             return None, 0
         if time.perf_counter() > self.deadline:
             return None, 0
-        rolls = two_dice_rolls(spec.sides)
+        if rolls is None:
+            rolls = [((a, b), 1.0 if a == b else 2.0) for a, b in two_dice_rolls(spec.sides)]
         each = max(1, budget // len(rolls))
+        deep = 0 if replies is None else len(next(iter(replies.values())))
+        own = max(1, each // (1 + deep))
         total = weight = 0.0
         spent = 0
-        for a, b in rolls:
-            chance = 1.0 if a == b else 2.0
+        for roll, chance in rolls:
             after = clone(position, keep_log=False)
-            after.roll((a, b))
+            after.roll(roll)
+            used = 0
             if after.outcome is not None or after.to_move is None or after.dice_needed():
-                v = self.level.evaluate(after)
+                v = self.level.evaluate(after)  # over, or the roll passes
                 v = v if team == after.team_of(0) else 1.0 - v
             else:
-                finals, used, complete = self._turns(after, each)
+                theirs = after.team_of(after.to_move)
+                finals, used, complete = self._turns(after, own)
                 spent += used
                 self.answers_cut += not complete
-                best = max(item[0] for item in finals)  # for the roller's team
-                theirs = after.team_of(after.to_move)
+                best, _line, after = max(finals, key=lambda item: item[0])  # roller's team
                 v = best if theirs == team else 1.0 - best
+            if replies is not None and after.outcome is None:
+                # One sub-turn deeper whether the roller moved or passed: every answer is
+                # judged at the same point of the round (the evaluation favours the side
+                # about to roll, so mixing the two would favour some turns for nothing).
+                deeper, more = self._answer(
+                    after, team, each - used, rolls=[(r, 1.0) for r in replies[roll]]
+                )
+                spent += more
+                v = v if deeper is None else deeper
             total += chance * v
             weight += chance
         return total / weight, spent

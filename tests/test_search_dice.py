@@ -263,7 +263,8 @@ def test_every_level_leaves_no_piece_the_answering_rolls_can_take(level):
 
 def test_every_level_judges_whole_turns_in_the_dice_games():
     # easy its own turns; normal and hard also the opponent's answer to every roll
-    # (normal its best three turns, hard its best six in Šačidjun, rollouts in Chebache).
+    # (normal its best three turns, hard too in Šačidjun but each answer judged by its own
+    # reply a sub-turn deeper, rollouts in Chebache).
     assert LEVELS["easy"].policy_for("chebache") == "turn"
     assert LEVELS["easy"].policy_for("sachidjun") == "turn"
     assert LEVELS["normal"].policy_for("chebache") == "turn2"
@@ -271,7 +272,9 @@ def test_every_level_judges_whole_turns_in_the_dice_games():
     assert LEVELS["hard"].policy_for("chebache") == "rollout"
     assert LEVELS["hard"].policy_for("sachidjun") == "turn2"
     assert LEVELS["normal"].answered_for("sachidjun") == 3
-    assert LEVELS["hard"].answered_for("sachidjun") == 6
+    assert LEVELS["hard"].answered_for("sachidjun") == 3
+    assert LEVELS["hard"].deep_rolls_for("sachidjun") == 2
+    assert LEVELS["normal"].deep_rolls_for("sachidjun") == 0
     # Other games keep the level's own policy and evaluation.
     assert LEVELS["easy"].policy_for("shax") == "uct"
     assert LEVELS["easy"].strong_for("shax") == 0 and LEVELS["easy"].strong_for("chebache") == 2
@@ -305,8 +308,8 @@ def test_turn2_out_of_time_keeps_to_the_turns_it_judged_by_their_answer(monkeypa
     answer = search._answer
     answered = []
 
-    def answer_then_time_out(position, team, budget):
-        answered.append(answer(position, team, budget))
+    def answer_then_time_out(position, team, budget, **deeper):
+        answered.append(answer(position, team, budget, **deeper))
         search.deadline = -math.inf
         return answered[-1]
 
@@ -315,6 +318,44 @@ def test_turn2_out_of_time_keeps_to_the_turns_it_judged_by_their_answer(monkeypa
     finals, _count, _complete = Search(TURN2, seed=1, clock=False)._turns(game, 10_000)
     assert len(answered) == 1
     assert move == max(finals, key=lambda item: item[0])[1][0]
+
+
+def test_hard_judges_each_sachidjun_answer_by_its_own_next_sub_turn(monkeypatch):
+    # hard's Šačidjun looks one sub-turn further than normal's: after each of the 36 rolls
+    # the opponent can make, its best turn is judged by hard's own best reply to two rolls
+    # drawn for that roll. Every candidate turn gets the same drawn rolls (so that their
+    # values differ by the turns, not by the dice), and normal draws none.
+    game = random_position(("sachidjun", (), 2), seed=7, plies=40)
+    calls = []
+
+    def recording(search):
+        answer = search._answer
+
+        def record(position, team, budget, replies=None, rolls=None):
+            calls.append((replies, rolls))
+            return answer(position, team, budget, replies=replies, rolls=rolls)
+
+        monkeypatch.setattr(search, "_answer", record)
+        return search
+
+    recording(Search("hard", seed=1, clock=False)).choose(game)
+    answers = [replies for replies, rolls in calls if rolls is None]
+    deeper = [rolls for replies, rolls in calls if rolls is not None]
+    assert len(answers) == LEVELS["hard"].answered_for("sachidjun") == 3
+    drawn = answers[0]
+    assert all(replies is drawn for replies in answers)
+    assert sorted(drawn) == [(a, b) for a in range(1, 9) for b in range(a, 9)]
+    assert all(len(draws) == 2 for draws in drawn.values())
+    # Each deeper judgement takes the drawn rolls of one answering roll, weighted alike,
+    # and none draws further.
+    assert len(deeper) > len(answers)
+    assert all(replies is None for replies, rolls in calls if rolls is not None)
+    by_rolls = {tuple(draws): roll for roll, draws in drawn.items()}
+    assert all([w for _r, w in rolls] == [1.0, 1.0] for rolls in deeper)
+    assert all(tuple(r for r, _w in rolls) in by_rolls for rolls in deeper)
+    calls.clear()
+    recording(Search("normal", seed=1, clock=False)).choose(game)
+    assert calls and all(replies is None and rolls is None for replies, rolls in calls)
 
 
 def _recorded_rollouts(search, monkeypatch):
