@@ -139,13 +139,20 @@ def test_easy_judges_chebache_by_pips_alone():
 # ---- Šačidjun ------------------------------------------------------------------------
 
 
-def sachidjun(cells: dict[int, list[int]], home: list[int], role: int) -> Sachidjun:
+def sachidjun(
+    cells: dict[int, list[int]],
+    home: list[int],
+    role: int,
+    prisoners: list[list[int]] | None = None,
+) -> Sachidjun:
     game = Sachidjun([], 2)
     data = game.to_dict()
     board = [[0, 0, 0, 0] for _ in range(36)]
     for cell, counts in cells.items():
         board[cell] = list(counts)
     data["state"].update(cells=board, home=home, role=role)
+    if prisoners is not None:
+        data["state"]["prisoners"] = prisoners
     return Sachidjun.from_dict(data)
 
 
@@ -202,24 +209,16 @@ def test_a_sachidjun_role_with_no_piece_left_passes_for_the_evaluation():
     # moves next and tameg raža after it, exactly as when veradi raža is to roll. The
     # evaluation once took tameg čadra's empty sub-turn as tameg's next threat and counted
     # the raža's threat to W5 as a sub-turn later, at half its weight.
-    game = Sachidjun([], 2)
-    data = game.to_dict()
-    board = [[0, 0, 0, 0] for _ in range(36)]
-    board[5] = [1, 0, 0, 0]
-    board[2] = [0, 2, 0, 0]
-    data["state"].update(cells=board, home=[7, 6, 8, 0], prisoners=[[0, 8], [0, 0], [0, 0], [0, 0]])
-    positions = []
-    for role in (3, 0):
-        data["state"]["role"] = role
-        positions.append(Sachidjun.from_dict(data))
-    cadra_to_roll, raza_to_roll = positions
+    home, held = [7, 6, 8, 0], [[0, 8], [0, 0], [0, 0], [0, 0]]
+    pair = {2: [0, 2, 0, 0]}
+    cadra_to_roll = sachidjun(pair | {5: [1, 0, 0, 0]}, home, 3, held)
+    raza_to_roll = sachidjun(pair | {5: [1, 0, 0, 0]}, home, 0, held)
     assert cadra_to_roll.dice_needed() is not None
     assert evaluate(cadra_to_roll) == evaluate(raza_to_roll)
     # The same raža on W1, behind the pair (a raža would need 35), is safe: better for
     # veradi by the threat it escapes.
-    board[5], board[1] = board[1], board[5]
-    data["state"]["role"] = 3
-    assert evaluate(Sachidjun.from_dict(data)) > evaluate(cadra_to_roll)
+    behind = sachidjun(pair | {1: [1, 0, 0, 0]}, home, 3, held)
+    assert evaluate(behind) > evaluate(cadra_to_roll)
 
 
 def sachidjun_rolled(cells: dict[int, list[int]], prisoners: list[list[int]], dice) -> Sachidjun:
