@@ -320,10 +320,11 @@ def generated(lines: list[dict]) -> str:
             "### Against outside players",
             "Each level against the players of `search/yardsticks.py`, written apart from the "
             "search: `greedy` (one ply on a plain material count), `flatmc` (flat Monte Carlo: "
-            "50 random playouts of 40 plies per legal move) and `alphabeta2` (a two-ply "
-            "alpha-beta on material, captures first). W-D-L in games (95% interval), verdict "
-            '("ok" where the interval clears one half), share of the points; **bold** at the '
-            "target number of games (40; 20 for Poron Jikaida). Setups with no run yet are "
+            "50 random playouts of 40 plies per legal move), `alphabeta2` (a two-ply "
+            "alpha-beta on material, captures first) and `uct` (plain UCT as Ludii ships it, "
+            "random playouts to the end, 3 s of CPU a move). W-D-L in games (95% interval), "
+            'verdict ("ok" where the interval clears one half), share of the points; **bold** '
+            "at the target number of games (40; 20 for Poron Jikaida). Setups with no run yet are "
             "left out. Flat Monte Carlo on the big board is not played: about 130 s of CPU a "
             "move there (195 moves of 50 playouts of 40 plies), some 3 hours a game.",
             outside_standing(lines),
@@ -453,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--outside",
         action="store_true",
-        help="normal and hard against each outside player (greedy, flatmc, alphabeta2)",
+        help="normal and hard against each outside player (greedy, flatmc, alphabeta2, uct)",
     )
     parser.add_argument("--out", metavar="FILE", help="append one JSON line per match")
     parser.add_argument(

@@ -10,6 +10,14 @@ that beating them says something about the bot.
   1/2 or 1/4 as the material count is ahead, level or behind (a lead is not yet a win).
 - ``alphabeta2``: a two-ply alpha-beta search on the material count, captures tried first
   (a ply is one move; where a roll is due the position is judged as it stands).
+- ``uct``: plain UCT as the general game system Ludii ships it (``MCTS.createUCT``): UCB1
+  with exploration sqrt(2) on results from -1 to 1, uniformly random playouts of at most
+  200 moves (a game unfinished then is a draw), the most visited move played. It knows
+  nothing of any game but its rules; where a roll is due the tree draws one (a child per
+  roll drawn). It thinks ``UCT_SECONDS`` of CPU time a move: Ludii's UCT at 3 s a move,
+  which issue 35 measured the bot against (Ludii itself cannot be fetched here). The one
+  outside player budgeted by time, not size, as Ludii's is: its strength depends a little
+  on the machine. Unlike Ludii's, it starts each move's tree afresh.
 
 The material count is the plainest one per game (``material``): Shax pieces on the board
 and in hand; Tchela counters on each side's rows; Šačidjun pieces captured; Chebache
@@ -18,8 +26,10 @@ squares travelled; Poron Jikaida and Pastang a textbook piece value each.
 
 from __future__ import annotations
 
+import math
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -208,8 +218,118 @@ def alphabeta(game: Game, rng: random.Random, depth: int = 2) -> str:
     return best
 
 
+# ---- UCT, as Ludii plays it ------------------------------------------------------------
+
+UCT_EXPLORATION = math.sqrt(2)
+UCT_PLAYOUT_PLIES = 200
+UCT_SECONDS = 3.0
+UCT_CHECK_EVERY = 16  # iterations between looks at the clock
+
+
+class _UctNode:
+    """A position in the tree: visits and, for each team, its summed results (-1 to 1)."""
+
+    __slots__ = ("untried", "children", "visits", "totals")
+
+    def __init__(self) -> None:
+        self.untried: list[str] | None = None
+        self.children: dict[object, _UctNode] = {}
+        self.visits = 0
+        self.totals: dict[int, float] = {}
+
+
+def _results(game: Game) -> dict[int, float]:
+    """Each team's result from -1 to 1: a finished game by its share of the points, an
+    unfinished one a draw (0), as Ludii scores a playout cut off at its limit."""
+    teams = {game.team_of(s) for s in range(game.seats)}
+    if game.outcome is None:
+        return dict.fromkeys(teams, 0.0)
+    return {team: 2 * _points(game, team) - 1 for team in teams}
+
+
+def _uct_child(node: _UctNode, team: int, rng: random.Random) -> str:
+    log_visits = math.log(node.visits)
+
+    def ucb1(move: str) -> float:
+        child = node.children[move]
+        mean = child.totals.get(team, 0.0) / child.visits
+        return mean + UCT_EXPLORATION * math.sqrt(log_visits / child.visits)
+
+    scored = [(ucb1(move), move) for move in node.children]
+    top = max(score for score, _ in scored)
+    return rng.choice([move for score, move in scored if score == top])
+
+
+def _uct_iteration(root: _UctNode, state: Game, rng: random.Random) -> None:
+    path = [root]
+    node = root
+    while not state.is_over:
+        spec = state.dice_needed()
+        if spec is not None:  # a chance node: a roll drawn, its own child
+            dice = tuple(rng.randint(1, spec.sides) for _ in range(spec.count))
+            state.roll(list(dice))
+            node = node.children.setdefault(dice, _UctNode())
+            path.append(node)
+            continue
+        if node.untried is None:
+            node.untried = state.legal_moves()
+            rng.shuffle(node.untried)
+        if node.untried:  # expand one untried move, then play out
+            move = node.untried.pop()
+            state.push_legal(move)
+            node.children[move] = node = _UctNode()
+            path.append(node)
+            break
+        move = _uct_child(node, _team_to_move(state), rng)
+        state.push_legal(move)
+        node = node.children[move]
+        path.append(node)
+    for _ in range(UCT_PLAYOUT_PLIES):
+        if state.is_over:
+            break
+        spec = state.dice_needed()
+        if spec is not None:
+            state.roll([rng.randint(1, spec.sides) for _ in range(spec.count)])
+            continue
+        state.push_legal(rng.choice(state.legal_moves()))
+    results = _results(state)
+    for visited in path:
+        visited.visits += 1
+        for team, result in results.items():
+            visited.totals[team] = visited.totals.get(team, 0.0) + result
+
+
+def uct(
+    game: Game, rng: random.Random, seconds: float = UCT_SECONDS, iterations: int | None = None
+) -> str:
+    """The most visited move (ties to the better mean) after ``seconds`` of this process's
+    CPU time of UCT, or after ``iterations`` where given."""
+    moves = game.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    team = _team_to_move(game)
+    root = _UctNode()
+    deadline = time.process_time() + seconds
+
+    def thinking() -> bool:
+        if iterations is not None:
+            return root.visits < iterations
+        return time.process_time() < deadline
+
+    while thinking():
+        for _ in range(1 if iterations is not None else UCT_CHECK_EVERY):
+            _uct_iteration(root, clone(game, keep_log=False), rng)
+
+    def robustness(move: str) -> tuple[int, float]:
+        child = root.children[move]
+        return child.visits, child.totals.get(team, 0.0) / child.visits
+
+    return max(moves, key=lambda move: robustness(move) if move in root.children else (0, 0.0))
+
+
 YARDSTICKS: dict[str, Callable[[Game, random.Random], str]] = {
     "greedy": greedy,
     "flatmc": flat_monte_carlo,
     "alphabeta2": alphabeta,
+    "uct": uct,
 }

@@ -4,6 +4,7 @@ judgement each is defined by, on hand-built Pastang positions."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -17,6 +18,7 @@ from search.yardsticks import (
     flat_monte_carlo,
     greedy,
     material,
+    uct,
 )
 
 
@@ -58,6 +60,22 @@ def test_flat_monte_carlo_takes_the_last_piece() -> None:
     assert flat_monte_carlo(game, random.Random(3), playouts=3, plies=1) == "c3xa5"
 
 
+def test_uct_takes_the_last_piece() -> None:
+    # Of the Deldar's and the Swod's 16 moves only c3xa5 ends the game: each playout after
+    # it scores a win (+1), so its UCB1 value leads and it gathers the most visits.
+    game = pastang({"c3": "YD", "a5": "BS"})
+    for seed in range(3):
+        assert uct(game, random.Random(seed), iterations=200) == "c3xa5"
+
+
+def test_uct_thinks_for_the_cpu_time_it_is_given() -> None:
+    game = new_game("shax", ("two-removals",))
+    started = time.process_time()
+    move = uct(game, random.Random(1), seconds=0.2)
+    assert 0.2 <= time.process_time() - started < 1.0
+    assert move in game.legal_moves()
+
+
 def test_material_counts_for_the_team_asked_and_a_win_beyond_any_count() -> None:
     game = pastang(GUARDED)
     assert material(game, 0) == 2 + 1 - (2 + 1 + 1)
@@ -84,6 +102,8 @@ def test_each_outside_player_plays_legal_moves_in_every_setup(player, setup) -> 
             continue
         if player == "flatmc":
             move = flat_monte_carlo(game, rng, playouts=2, plies=4)
+        elif player == "uct":
+            move = uct(game, rng, iterations=20)
         else:
             move = YARDSTICKS[player](game, rng)
         assert move in game.legal_moves()

@@ -208,7 +208,7 @@ commands:
                                    bot against bot (levels: easy normal hard, and
                                    easy_fitted normal_fitted hard_fitted with the dice
                                    games' fitted weights; random; outside players:
-                                   greedy flatmc alphabeta2)
+                                   greedy flatmc alphabeta2 uct)
   replay RECORD [--ply N] [--png FILE | --gif FILE]
                                    a game record at any ply, or as an animated GIF
   analyse RECORD [--png FILE] [--json] [--seed S] [--iterations N]
