@@ -832,9 +832,9 @@ def test_arena_players_search_the_size_they_are_given():
     assert len(picks) > 1
 
 
-def test_hard_plays_shax_placement_out_in_its_playouts(monkeypatch):
-    # Until the board is full the Shax evaluation knows only the first mill, so hard's
-    # playouts place every piece left before counting their plies: from the empty board a
+def test_normal_and_hard_play_shax_placement_out_in_their_playouts(monkeypatch):
+    # Until the board is full the Shax evaluation knows only the first mill, so normal's and
+    # hard's playouts place every piece left before counting their plies: from the empty board a
     # playout of 2 counted plies ends at ply 26 (24 placements, the removal, one more),
     # where one without it ends at ply 2, mid-placement.
     import search.mcts as mcts
@@ -851,8 +851,8 @@ def test_hard_plays_shax_placement_out_in_its_playouts(monkeypatch):
         ends.clear()
         Search(level, 1, clock=False)._playout(new_game("shax"))
         assert ends == [expected]
-    assert LEVELS["hard"].through_opening == {"shax"}
-    assert not LEVELS["normal"].through_opening
+    assert LEVELS["hard"].through_opening == LEVELS["normal"].through_opening == {"shax"}
+    assert not LEVELS["easy"].through_opening
 
 
 @pytest.mark.parametrize(
@@ -880,4 +880,5 @@ def test_shax_playout_tactics_step_into_a_mill():
     game = shax_mill_position()  # only d7-a7 closes a line (a4-a7 leaves a1-a4-a7)
     tactic = PLAYOUT_TACTICS["shax"](game, game.legal_moves(), random.Random(1))
     assert tactic == "d7-a7"
-    assert LEVELS["hard"].tactical == {"shax"} and not LEVELS["normal"].tactical
+    assert LEVELS["hard"].tactical == LEVELS["normal"].tactical == {"shax"}
+    assert not LEVELS["easy"].tactical
