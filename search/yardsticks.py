@@ -119,7 +119,9 @@ def greedy(game: Game, rng: random.Random) -> str:
 # ---- flat Monte Carlo ------------------------------------------------------------------
 
 
-def _playout(game: Game, team: int, rng: random.Random, plies: int) -> float:
+def _play_randomly(game: Game, rng: random.Random, plies: int) -> None:
+    """Uniformly random moves (dice rolled at random) for at most ``plies`` plies, or to
+    the game's end."""
     for _ in range(plies):
         if game.is_over:
             break
@@ -128,6 +130,10 @@ def _playout(game: Game, team: int, rng: random.Random, plies: int) -> float:
             game.roll([rng.randint(1, spec.sides) for _ in range(spec.count)])
             continue
         game.push_legal(rng.choice(game.legal_moves()))
+
+
+def _playout(game: Game, team: int, rng: random.Random, plies: int) -> float:
+    _play_randomly(game, rng, plies)
     if game.outcome is not None:
         return _points(game, team)
     lead = material(game, team)
@@ -284,14 +290,7 @@ def _uct_iteration(root: _UctNode, state: Game, rng: random.Random) -> None:
         state.push_legal(move)
         node = node.children[move]
         path.append(node)
-    for _ in range(UCT_PLAYOUT_PLIES):
-        if state.is_over:
-            break
-        spec = state.dice_needed()
-        if spec is not None:
-            state.roll([rng.randint(1, spec.sides) for _ in range(spec.count)])
-            continue
-        state.push_legal(rng.choice(state.legal_moves()))
+    _play_randomly(state, rng, UCT_PLAYOUT_PLIES)
     results = _results(state)
     for visited in path:
         visited.visits += 1
